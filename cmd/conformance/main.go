@@ -1,0 +1,45 @@
+// Command conformance runs the toolnexus ADR 0001 suite against each port's adapter.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `conformance: one executable contract for toolnexus ADR 0001, run against every port.
+
+usage:
+  conformance run    [--ports go,python,...] [--tags EXPR] [--format text|json] [flags]
+  conformance list   [--uncovered]      scenarios and their catalogue IDs
+  conformance info   [--ports ...]      each port: present or not (and why), library and runtime
+  conformance golden                    record fixtures/golden from the Go reference
+  conformance fake-mcp-stdio --pid-file F   (used by the suite) the fake stdio MCP server
+
+Run 'conformance <command> -h' for a command's flags.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var code int
+	switch os.Args[1] {
+	case "run":
+		code = cmdRun(os.Args[2:], false)
+	case "golden":
+		code = cmdRun(append([]string{"--ports", "go", "--tags", "@X.1"}, os.Args[2:]...), true)
+	case "list":
+		code = cmdList(os.Args[2:])
+	case "info":
+		code = cmdInfo(os.Args[2:])
+	case "fake-mcp-stdio":
+		code = cmdFakeStdio(os.Args[2:])
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "conformance: unknown command %q\n\n%s", os.Args[1], usage)
+		code = 2
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/internal/report"
+	"toolnexus-conformance/internal/suite"
+)
+
+// common holds the flags run, golden and info share.
+type common struct {
+	root, cache, portList string
+	prepareTimeout        time.Duration
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.root, "root", "", "harness root (default: found from the working directory)")
+	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
+	fs.StringVar(&c.portList, "ports", "", "comma-separated ports (default: all of "+strings.Join(ports.All, ",")+"; absent ones are reported as not present)")
+	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one port's adapter")
+}
+
+// resolve fills in the root and cache and returns the chosen ports and whether the user named them.
+func (c *common) resolve() ([]string, bool, error) {
+	if c.root == "" {
+		r, err := ports.Root()
+		if err != nil {
+			return nil, false, err
+		}
+		c.root = r
+	}
+	if abs, err := filepath.Abs(c.root); err == nil {
+		c.root = abs
+	}
+	if c.cache == "" {
+		c.cache = filepath.Join(c.root, ".cache")
+	}
+	if err := os.MkdirAll(c.cache, 0o755); err != nil {
+		return nil, false, err
+	}
+	if c.portList == "" {
+		return ports.All, false, nil
+	}
+	var chosen []string
+	for _, p := range strings.Split(c.portList, ",") {
+		p = strings.TrimSpace(p)
+		if !contains(ports.All, p) {
+			return nil, false, fmt.Errorf("unknown port %q (known: %s)", p, strings.Join(ports.All, ", "))
+		}
+		chosen = append(chosen, p)
+	}
+	return chosen, true, nil
+}
+
+func cmdRun(args []string, golden bool) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	tags := fs.String("tags", "", "godog tag expression, e.g. '@G1.1' or '~@X.1'")
+	format := fs.String("format", "text", "text (matrix) or json (results on stdout)")
+	callTimeout := fs.Duration("call-timeout", 15*time.Second, "deadline for one adapter call")
+	scenarioTimeout := fs.Duration("scenario-timeout", 60*time.Second, "deadline for one scenario")
+	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
+	reportDir := fs.String("report-dir", "", "write cucumber JSON and results.json here")
+	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	chosen, explicit, err := c.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance: cannot find my own executable for the stdio fake:", err)
+		return 2
+	}
+	if *reportDir != "" {
+		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			return 2
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *runTimeout)
+	defer cancel()
+	opts := suite.Options{
+		Root: c.root, Cache: c.cache, Ports: chosen, Tags: *tags, CallTimeout: *callTimeout,
+		ScenarioTimeout: *scenarioTimeout, PrepareTimeout: c.prepareTimeout, ReportDir: *reportDir,
+		UpdateGolden: golden, StdioArgv: []string{exe, "fake-mcp-stdio"}, Progress: os.Stderr,
+	}
+	if *quiet {
+		opts.Progress = nil
+	}
+	start := time.Now()
+	results, err := suite.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance: harness error:", err)
+		return 2
+	}
+	ids, _ := suite.CatalogueIDs(c.root)
+	if *reportDir != "" {
+		if b, err := json.MarshalIndent(results, "", "  "); err == nil {
+			_ = os.WriteFile(filepath.Join(*reportDir, "results.json"), b, 0o644)
+		}
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(results)
+	default:
+		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout))
+	}
+	fmt.Fprintf(os.Stdout, "run took %s\n", time.Since(start).Round(time.Millisecond))
+	if ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "conformance: the run was stopped:", ctx.Err())
+		return 1
+	}
+	code := 0
+	for _, r := range results {
+		if r.Unexpected() > 0 {
+			code = 1
+		}
+		if !r.Present && explicit {
+			code = 1
+		}
+	}
+	if golden && code == 0 {
+		fmt.Println("golden copies recorded in fixtures/golden; review the diff before committing")
+	}
+	return code
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package faults
+
+import (
+	"net/http"
+	"sync/atomic"
+
+	"toolnexus-conformance/fakes/internal/loopback"
+)
+
+// SSEFallback refuses streamable HTTP (POST gets 405 Method Not Allowed, the
+// MCP spec's cue to fall back to the SSE transport) and then hangs on the
+// SSE stream: a GET gets 200 text/event-stream with its headers flushed, and
+// never an endpoint event. Only the client's own timeout can end its wait.
+type SSEFallback struct {
+	srv   *loopback.Server
+	posts atomic.Int64
+	gets  atomic.Int64
+}
+
+// StartSSEFallbackHang starts an SSEFallback on a free 127.0.0.1 port.
+func StartSSEFallbackHang() (*SSEFallback, error) {
+	f := &SSEFallback{}
+	srv, err := loopback.Start(http.HandlerFunc(f.serve))
+	if err != nil {
+		return nil, err
+	}
+	f.srv = srv
+	return f, nil
+}
+
+func (f *SSEFallback) serve(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		f.posts.Add(1)
+		w.Header().Set("Allow", http.MethodGet)
+		http.Error(w, "streamable HTTP not supported", http.StatusMethodNotAllowed)
+	case http.MethodGet:
+		f.gets.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		// Flushed headers are what make the client believe the stream is
+		// open, so it waits for the endpoint event instead of failing fast.
+		_ = http.NewResponseController(w).Flush()
+		<-r.Context().Done() // the client went away, or Close
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// URL is "http://127.0.0.1:<port>/mcp".
+func (f *SSEFallback) URL() string { return f.srv.URL() + "/mcp" }
+
+// Posts is the number of POST requests (streamable HTTP attempts) so far.
+func (f *SSEFallback) Posts() int { return int(f.posts.Load()) }
+
+// SSEGets is the number of GET requests (SSE stream opens) so far.
+func (f *SSEFallback) SSEGets() int { return int(f.gets.Load()) }
+
+// Close stops the server, ending every hung SSE stream.
+func (f *SSEFallback) Close() { f.srv.Close() }

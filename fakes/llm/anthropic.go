@@ -1,0 +1,91 @@
+package llm
+
+import (
+	"net/http"
+	"strconv"
+)
+
+func anthropicStop(a answer) string {
+	if len(a.calls) > 0 {
+		return "tool_use"
+	}
+	return "end_turn"
+}
+
+func anthropicID(a answer) string { return "msg_" + strconv.Itoa(a.n) }
+
+// anthropicBlocks is the content array; a reply with neither text nor tool
+// calls still gets one (empty) text block, as the real API sends.
+func anthropicBlocks(a answer) []map[string]any {
+	var blocks []map[string]any
+	if a.text != "" || len(a.calls) == 0 {
+		blocks = append(blocks, map[string]any{"type": "text", "text": a.text})
+	}
+	for _, c := range a.calls {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.id, "name": c.name, "input": c.input})
+	}
+	return blocks
+}
+
+// anthropicMessage is the non-streamed message.
+func anthropicMessage(a answer) map[string]any {
+	return map[string]any{
+		"id":            anthropicID(a),
+		"type":          "message",
+		"role":          "assistant",
+		"model":         a.model,
+		"content":       anthropicBlocks(a),
+		"stop_reason":   anthropicStop(a),
+		"stop_sequence": nil,
+		"usage":         map[string]any{"input_tokens": promptTokens, "output_tokens": completionTokens},
+	}
+}
+
+// streamAnthropic writes the answer as the real API's event sequence:
+// message_start, per block content_block_start / _delta (text in pieces,
+// tool input as partial JSON in pieces) / _stop, message_delta with the stop
+// reason and output tokens, message_stop.
+func streamAnthropic(w http.ResponseWriter, a answer) {
+	s := startSSE(w)
+	s.event("message_start", map[string]any{
+		"type": "message_start",
+		"message": map[string]any{
+			"id":            anthropicID(a),
+			"type":          "message",
+			"role":          "assistant",
+			"model":         a.model,
+			"content":       []any{},
+			"stop_reason":   nil,
+			"stop_sequence": nil,
+			"usage":         map[string]any{"input_tokens": promptTokens, "output_tokens": 1},
+		},
+	})
+	index := 0
+	block := func(start map[string]any, deltaType, field string, parts []string) {
+		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start})
+		for _, p := range parts {
+			s.event("content_block_delta", map[string]any{
+				"type":  "content_block_delta",
+				"index": index,
+				"delta": map[string]any{"type": deltaType, field: p},
+			})
+		}
+		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+		index++
+	}
+	if a.text != "" {
+		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", pieces(a.text))
+	} else if len(a.calls) == 0 {
+		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", nil)
+	}
+	for _, c := range a.calls {
+		block(map[string]any{"type": "tool_use", "id": c.id, "name": c.name, "input": map[string]any{}},
+			"input_json_delta", "partial_json", pieces(c.args))
+	}
+	s.event("message_delta", map[string]any{
+		"type":  "message_delta",
+		"delta": map[string]any{"stop_reason": anthropicStop(a), "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": completionTokens},
+	})
+	s.event("message_stop", map[string]any{"type": "message_stop"})
+}

@@ -1,0 +1,110 @@
+package llm
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// Token counts every answer reports; clients only need them present.
+const (
+	promptTokens     = 10
+	completionTokens = 5
+)
+
+func openAIFinish(a answer) string {
+	if len(a.calls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func openAIUsage() map[string]any {
+	return map[string]any{
+		"prompt_tokens":     promptTokens,
+		"completion_tokens": completionTokens,
+		"total_tokens":      promptTokens + completionTokens,
+	}
+}
+
+// openAIMessage is the non-streamed chat.completion.
+func openAIMessage(a answer) map[string]any {
+	msg := map[string]any{"role": "assistant", "content": a.text}
+	if len(a.calls) > 0 {
+		if a.text == "" {
+			msg["content"] = nil // what the real API sends beside tool calls
+		}
+		var calls []any
+		for _, c := range a.calls {
+			calls = append(calls, map[string]any{
+				"id":       c.id,
+				"type":     "function",
+				"function": map[string]any{"name": c.name, "arguments": c.args},
+			})
+		}
+		msg["tool_calls"] = calls
+	}
+	return map[string]any{
+		"id":      openAIID(a),
+		"object":  "chat.completion",
+		"created": a.created,
+		"model":   a.model,
+		"choices": []any{map[string]any{
+			"index":         0,
+			"message":       msg,
+			"finish_reason": openAIFinish(a),
+		}},
+		"usage": openAIUsage(),
+	}
+}
+
+func openAIID(a answer) string { return "chatcmpl-" + strconv.Itoa(a.n) }
+
+// streamOpenAI writes the answer as chat.completion.chunk events the way the
+// real API does: a role delta, content in pieces, each tool call opened with
+// its id and name and then its arguments in pieces, a finish_reason chunk, a
+// usage chunk with no choices (always sent, as with include_usage), [DONE].
+func streamOpenAI(w http.ResponseWriter, a answer) {
+	s := startSSE(w)
+	chunk := func(choices []any) map[string]any {
+		return map[string]any{
+			"id":      openAIID(a),
+			"object":  "chat.completion.chunk",
+			"created": a.created,
+			"model":   a.model,
+			"choices": choices,
+		}
+	}
+	delta := func(d map[string]any) {
+		s.event("", chunk([]any{map[string]any{"index": 0, "delta": d, "finish_reason": nil}}))
+	}
+
+	first := map[string]any{"role": "assistant", "content": ""}
+	if a.text == "" && len(a.calls) > 0 {
+		first["content"] = nil
+	}
+	delta(first)
+	if a.text != "" {
+		for _, p := range pieces(a.text) {
+			delta(map[string]any{"content": p})
+		}
+	}
+	for i, c := range a.calls {
+		delta(map[string]any{"tool_calls": []any{map[string]any{
+			"index":    i,
+			"id":       c.id,
+			"type":     "function",
+			"function": map[string]any{"name": c.name, "arguments": ""},
+		}}})
+		for _, p := range pieces(c.args) {
+			delta(map[string]any{"tool_calls": []any{map[string]any{
+				"index":    i,
+				"function": map[string]any{"arguments": p},
+			}}})
+		}
+	}
+	s.event("", chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": openAIFinish(a)}}))
+	usage := chunk([]any{})
+	usage["usage"] = openAIUsage()
+	s.event("", usage)
+	s.raw("", []byte("[DONE]"))
+}

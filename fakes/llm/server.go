@@ -1,0 +1,173 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"toolnexus-conformance/fakes/internal/loopback"
+)
+
+// Server is the fake LLM HTTP server.
+type Server struct {
+	http *loopback.Server
+
+	mu     sync.Mutex
+	routes map[string]*Route
+	last   int // number of the last route handed out
+}
+
+// Start starts a fake LLM server on a free 127.0.0.1 port.
+func Start() (*Server, error) {
+	s := &Server{routes: map[string]*Route{}}
+	hs, err := loopback.Start(http.HandlerFunc(s.serve))
+	if err != nil {
+		return nil, err
+	}
+	s.http = hs
+	return s, nil
+}
+
+// URL is "http://127.0.0.1:<port>", without a trailing slash.
+func (s *Server) URL() string { return s.http.URL() }
+
+// Close stops the server, ending any stream still being written.
+func (s *Server) Close() { s.http.Close() }
+
+// NewRoute reserves the next route prefix ("/s/1", "/s/2", ...).
+func (s *Server) NewRoute() *Route {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last++
+	r := &Route{prefix: "/s/" + strconv.Itoa(s.last), base: s.URL()}
+	s.routes[r.prefix] = r
+	return r
+}
+
+// route finds the route and wire style for a path, or nil.
+func (s *Server) route(path string) (*Route, string) {
+	rest, ok := strings.CutPrefix(path, "/s/")
+	if !ok {
+		return nil, ""
+	}
+	n, tail, _ := strings.Cut(rest, "/")
+	var style string
+	switch "/" + tail {
+	case "/chat/completions":
+		style = StyleOpenAI
+	case "/v1/messages":
+		// Clients append "/v1" only when the base URL lacks it, so both
+		// base "<prefix>" and base "<prefix>/v1" arrive here.
+		style = StyleAnthropic
+	default:
+		return nil, ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.routes["/s/"+n], style
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	rt, style := s.route(r.URL.Path)
+	if rt == nil {
+		// Not recorded: nothing was addressed to a scenario.
+		writeError(w, StyleOpenAI, http.StatusNotFound, "no route for "+r.URL.Path)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, style, http.StatusMethodNotAllowed, r.Method+" not allowed")
+		return
+	}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return // the client went away mid-body; there is nobody to answer
+	}
+	req := Request{
+		Method: r.Method,
+		Path:   r.URL.Path,
+		Header: r.Header.Clone(),
+		Raw:    raw,
+		Style:  style,
+	}
+	if json.Unmarshal(raw, &req.Body) != nil {
+		req.Body = nil // a partial decode must not pass for the real body
+	}
+	req.Stream = req.Body["stream"] == true
+	// Record before answering: a client that gives up on the answer has
+	// still sent the request the scenario judges.
+	rt.record(req)
+	if req.Body == nil {
+		writeError(w, style, http.StatusBadRequest, "request body is not a JSON object")
+		return
+	}
+
+	reply := rt.next()
+	if reply.Status != 0 && reply.Status != http.StatusOK {
+		msg := reply.Text
+		if msg == "" {
+			msg = http.StatusText(reply.Status)
+		}
+		writeError(w, style, reply.Status, msg)
+		return
+	}
+	a := rt.answer(reply, style, req.Body["model"])
+	switch {
+	case style == StyleOpenAI && req.Stream:
+		streamOpenAI(w, a)
+	case style == StyleOpenAI:
+		writeJSON(w, http.StatusOK, openAIMessage(a))
+	case req.Stream:
+		streamAnthropic(w, a)
+	default:
+		writeJSON(w, http.StatusOK, anthropicMessage(a))
+	}
+}
+
+// writeError answers with an error body shaped like the real API's, so client
+// libraries surface the message instead of a parse failure.
+func writeError(w http.ResponseWriter, style string, status int, msg string) {
+	var body any
+	if style == StyleAnthropic {
+		body = map[string]any{
+			"type":  "error",
+			"error": map[string]any{"type": anthropicErrorType(status), "message": msg},
+		}
+	} else {
+		body = map[string]any{
+			"error": map[string]any{"message": msg, "type": "fake_error", "param": nil, "code": strconv.Itoa(status)},
+		}
+	}
+	writeJSON(w, status, body)
+}
+
+func anthropicErrorType(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "invalid_request_error"
+	case http.StatusUnauthorized:
+		return "authentication_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case 529:
+		return "overloaded_error"
+	}
+	return "api_error"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("llm fake: marshal answer: %v", err)) // our own values; cannot happen
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,53 @@
+package llm
+
+import "net/http"
+
+// Reply is one scripted answer: text, tool calls, or both; or an HTTP error.
+type Reply struct {
+	// Text is the assistant text ("" for none).
+	Text string
+	// ToolCalls are the tool calls the model makes, in order.
+	ToolCalls []ToolCall
+	// Status, when neither 0 nor 200, makes the fake answer with this HTTP
+	// status and a JSON error body in the request's style; Text, if set,
+	// becomes the error message.
+	Status int
+}
+
+// ToolCall is one tool call in a Reply.
+type ToolCall struct {
+	// ID is sent as the call's id; empty means generated per route:
+	// "call_<n>" on openai, "toolu_<n>" on anthropic.
+	ID string
+	// Name is the tool name as the client advertised it.
+	Name string
+	// Args are the call's arguments (nil is sent as {}).
+	Args map[string]any
+}
+
+// Request is one recorded LLM request.
+type Request struct {
+	// Method is the HTTP method ("POST").
+	Method string
+	// Path is the full URL path, route prefix included.
+	Path string
+	// Header holds the request headers.
+	Header http.Header
+	// Raw is the body exactly as received.
+	Raw []byte
+	// Body is Raw decoded by json.Unmarshal into a map; nil if it did not
+	// decode to a JSON object.
+	Body map[string]any
+	// Style is "openai" or "anthropic", from the path.
+	Style string
+	// Stream is whether the body asked for a stream (body["stream"] == true).
+	Stream bool
+}
+
+// Wire styles, as recorded in Request.Style.
+const (
+	// StyleOpenAI marks a POST to <prefix>/chat/completions.
+	StyleOpenAI = "openai"
+	// StyleAnthropic marks a POST to <prefix>/v1/messages.
+	StyleAnthropic = "anthropic"
+)

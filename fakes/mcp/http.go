@@ -1,0 +1,74 @@
+package mcpfake
+
+import (
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"toolnexus-conformance/fakes/internal/loopback"
+)
+
+// HTTPServer is a fake MCP server over HTTP (streamable or SSE).
+type HTTPServer struct {
+	srv *loopback.Server
+	url string
+}
+
+// URL is what a client config's "url" should be.
+func (h *HTTPServer) URL() string { return h.url }
+
+// Connections is the number of TCP connections accepted so far.
+func (h *HTTPServer) Connections() int { return h.srv.Accepted() }
+
+// Open is the number of TCP connections currently open.
+func (h *HTTPServer) Open() int { return h.srv.Open() }
+
+// Close ends every MCP session and connection and stops the server.
+func (h *HTTPServer) Close() { h.srv.Close() }
+
+// StartStreamable serves NewServer over the streamable HTTP transport at
+// "<server>/mcp".
+func StartStreamable() (*HTTPServer, error) {
+	server := NewServer()
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	return start(server, mux, "/mcp")
+}
+
+// StartSSE serves NewServer over the 2024-11-05 SSE transport only, at
+// "<server>/sse": a GET there opens a session, and POSTs carrying its
+// sessionid deliver the session's messages.
+//
+// Any other POST to the URL (a client trying streamable HTTP first) gets
+// 405 Method Not Allowed, the answer the MCP spec's backwards-compatibility
+// rule names as the cue to fall back to SSE; the bare SSEHandler would answer
+// 400 or 415, which some clients take for a hard failure.
+func StartSSE() (*HTTPServer, error) {
+	server := NewServer()
+	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
+			w.Header().Set("Allow", http.MethodGet)
+			http.Error(w, "this server speaks the SSE transport only: GET this URL", http.StatusMethodNotAllowed)
+			return
+		}
+		sse.ServeHTTP(w, r)
+	})
+	return start(server, mux, "/sse")
+}
+
+func start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {
+	srv, err := loopback.Start(h)
+	if err != nil {
+		return nil, err
+	}
+	// Streamable sessions outlive their requests (a client that never sends
+	// DELETE leaves one behind); close them all, or their goroutines leak.
+	srv.OnClose(func() {
+		for ss := range server.Sessions() {
+			_ = ss.Close()
+		}
+	})
+	return &HTTPServer{srv: srv, url: srv.URL() + path}, nil
+}

@@ -1,0 +1,34 @@
+package mcpfake
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+)
+
+// The stdio tests run this test binary again as the MCP server: with
+// envChild set, TestMain serves stdio instead of running tests, as the
+// harness's "conformance fake-mcp-stdio" command does.
+const (
+	envChild    = "MCPFAKE_TEST_STDIO_CHILD"
+	envPIDFile  = "MCPFAKE_TEST_PIDFILE"
+	envCancelMS = "MCPFAKE_TEST_CANCEL_AFTER"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envChild) == "" {
+		os.Exit(m.Run())
+	}
+	ctx := context.Background()
+	if d, err := time.ParseDuration(os.Getenv(envCancelMS)); err == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	if err := ServeStdio(ctx, os.Getenv(envPIDFile)); err != nil {
+		fmt.Fprintln(os.Stderr, "ServeStdio:", err)
+		os.Exit(1)
+	}
+}

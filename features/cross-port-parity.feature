@@ -1,0 +1,39 @@
+Feature: Cross-port parity with the Go reference
+  For the same scenario every port should put the same bodies on the wire. The Go reference's
+  bodies are the golden copy (fixtures/golden, recorded with `conformance golden`); bodies are
+  compared after normalisation (key order, number spelling, generated ids, fake URLs).
+
+  @X.1
+  Scenario Outline: a shaped tool loop puts the reference's bodies on the wire (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42, "chat_template_kwargs": {"enable_thinking": false}}
+      """
+    And a body transform that appends " /nothink" to the last user message
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    Then the call succeeds
+    And the wire bodies match the golden copy "tool-loop-<style>-<mode>"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @X.1
+  Scenario Outline: a plain request puts the reference's body on the wire (<style> <mode>)
+    Given an <style> client
+    And an empty toolkit
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the wire bodies match the golden copy "plain-<style>-<mode>"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |

@@ -1,0 +1,182 @@
+Feature: Gap 1 - request shaping with RequestParams and BodyTransform
+  A host shapes every LLM request body: RequestParams are merged at the top level (the
+  caller wins) and BodyTransform has the last word, on all four paths and every turn.
+
+  @G1.1
+  Scenario Outline: RequestParams keys reach the top level of the body (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42, "chat_template_kwargs": {"enable_thinking": false}}
+      """
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And every LLM request body has "temperature" equal to 0.42
+    And every LLM request body has "chat_template_kwargs" equal to {"enable_thinking": false}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @G1.2
+  Scenario Outline: the caller's max_tokens wins over the anthropic default (<mode>)
+    Given an anthropic client with request params:
+      """
+      {"max_tokens": 999}
+      """
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And every LLM request body has "max_tokens" equal to 999
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @G1.3
+  Scenario Outline: BodyTransform sees the merged body and its result is what is sent (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42, "top_p": 0.9}
+      """
+    And a body transform that deletes "top_p" and sets "injected" to "yes"
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the body transform saw "top_p" equal to 0.9
+    And no LLM request body has the key "top_p"
+    And every LLM request body has "injected" equal to "yes"
+    And each wire body is exactly what the body transform returned
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @G1.4
+  Scenario Outline: with no shaping option the body keeps its pre-change keys (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And every LLM request body has exactly the keys <keys>
+
+    Examples:
+      | style     | mode   | keys                                                          |
+      | openai    | run    | model, messages, tools, tool_choice                           |
+      | openai    | stream | model, messages, stream, stream_options, tools, tool_choice   |
+      | anthropic | run    | model, max_tokens, messages, tools                            |
+      | anthropic | stream | model, max_tokens, messages, stream, tools                    |
+
+  @G1.5
+  Scenario Outline: every turn of a tool loop carries the params (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42}
+      """
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And LLM request 2 carries the tool output "echo-output"
+    And every LLM request body has "temperature" equal to 0.42
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @G1.6
+  Scenario Outline: the hook runs before the merge and the transform runs last (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42}
+      """
+    And a BeforeLLM hook that replaces the last user message with "rewritten by the hook"
+    And a body transform that records what it sees
+    And a toolkit with the host tool "echo"
+    When the client runs "original prompt" in <mode> mode
+    Then the call succeeds
+    And the body transform saw the last user message "rewritten by the hook"
+    And the body transform saw "temperature" equal to 0.42
+    And the last user message on the wire is "rewritten by the hook"
+    And each wire body is exactly what the body transform returned
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @A4.1
+  Scenario Outline: messages, tools and stream in RequestParams are stripped with a warning (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"messages": [{"role": "user", "content": "injected"}], "tools": [{"name": "bogus"}], "stream": true, "temperature": 0.1}
+      """
+    And a toolkit with the host tool "echo"
+    When the client runs "real prompt" in <mode> mode
+    Then the call succeeds
+    And the last user message on the wire is "real prompt"
+    And every LLM request offers exactly the tools echo
+    And the LLM request body's "stream" is <stream>
+    And every LLM request body has "temperature" equal to 0.1
+    And the warnings name "messages"
+    And the warnings name "tools"
+    And the warnings name "stream"
+
+    Examples:
+      | style     | mode   | stream |
+      | openai    | run    | absent |
+      | openai    | stream | true   |
+      | anthropic | run    | absent |
+      | anthropic | stream | true   |
+
+  @A4.2
+  Scenario Outline: BodyTransform may rewrite messages and is sent verbatim (<style> <mode>)
+    Given an <style> client
+    And a body transform that appends " /nothink" to the last user message
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the last user message on the wire is "hi /nothink"
+    And each wire body is exactly what the body transform returned
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @A4.3
+  Scenario Outline: BodyTransform returning null leaves the body unchanged (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42}
+      """
+    And a body transform that returns null
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the body transform ran on every LLM request
+    And each wire body is exactly what the body transform returned
+    And every LLM request body has "temperature" equal to 0.42
+    And every LLM request offers exactly the tools echo
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |

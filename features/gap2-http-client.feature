@@ -1,0 +1,48 @@
+Feature: Gap 2 - an injectable HTTP client for the LLM path
+  A host can hand the client its own HTTP client (or fetch, or transport); every LLM request
+  goes through it, and MCP traffic never does.
+
+  @G2.1
+  Scenario Outline: the injected client carries every LLM request (<style> <mode>)
+    Given an <style> client
+    And a recording HTTP client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the recording HTTP client carried every LLM request
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @G2.2
+  Scenario Outline: without an injected client the default transport is used (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the run made 1 LLM request
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @A5.1
+  Scenario: MCP traffic does not go through the injected client
+    Given an MCP server "srv" over streamable HTTP
+    And the MCP config is built into a toolkit
+    And an openai client
+    And a recording HTTP client
+    And the fake LLM first calls the tool "srv_a" and then answers "done"
+    When the client runs "use the MCP tool" in run mode
+    Then the call succeeds
+    And LLM request 2 carries the tool output "a:ok"
+    And the recording HTTP client carried every LLM request

@@ -1,0 +1,73 @@
+Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
+  Every phase of an MCP load (start, initialize, list) is bounded by the server's timeout
+  and by the caller. A caller's cancel or deadline fails the whole load; one server's own
+  failure only marks that server failed.
+
+  @G3.1
+  Scenario Outline: a cancel ends a load stuck on a hung server (<entry>)
+    Given a hung MCP server "stuck"
+    When the MCP config is <entry> with a cancel after 100 ms
+    Then the call fails with kind "cancelled"
+    And the call returns within 2000 ms
+
+    Examples:
+      | entry                 |
+      | loaded                |
+      | built into a toolkit  |
+
+  @G3.2
+  Scenario: a server that forces the SSE fallback and then hangs is failed within its timeout
+    Given an MCP server "fallback" that refuses streamable HTTP and hangs on SSE, with a timeout of 400 ms
+    When the MCP config is loaded
+    Then the call succeeds
+    And server "fallback" is failed
+    And the fake "fallback" saw the client reach its SSE endpoint
+    And the call returns within 2400 ms
+
+  @G3.3
+  Scenario Outline: a 50 ms deadline beats a server that answers after 5 s (<entry>)
+    Given a slow MCP server "slow" that answers after 5 s
+    When the MCP config is <entry> with a deadline of 50 ms
+    Then the call fails with kind "deadline"
+    And the call returns within 2000 ms
+
+    Examples:
+      | entry                 |
+      | loaded                |
+      | built into a toolkit  |
+
+  @G3.4
+  Scenario: the no-context load of the shared fixture config connects and lists as before
+    Given the shared fixture config "shared.json"
+    When the MCP config is loaded without a context
+    Then the call succeeds
+    And server "files" is connected
+    And server "hr" is connected
+    And the tools match the fixture "mcp/shared.expected.json"
+
+  @G3.5
+  Scenario: a cancel mid-load leaves no child process and no open connection
+    Given an MCP server "local" over stdio
+    And a hung MCP server "stuck"
+    When the MCP config is loaded with a cancel after 700 ms
+    Then the call fails with kind "cancelled"
+    And the stdio server of "local" is gone
+    And the fake "stuck" has no open connection
+
+  @G3.6
+  Scenario: an SSE-only server is reached through the fallback
+    Given an MCP server "legacy" over SSE only
+    When the MCP config is loaded
+    Then the call succeeds
+    And server "legacy" is connected
+    And the tools are exactly legacy_a, legacy_b, legacy_c, legacy_get_balance
+
+  @A1.1
+  Scenario: a per-server timeout within the caller's budget fails only that server
+    Given a hung MCP server "stuck" with a timeout of 300 ms
+    And an MCP server "good" over streamable HTTP
+    When the MCP config is loaded with a deadline of 10000 ms
+    Then the call succeeds
+    And server "stuck" is failed
+    And server "good" is connected
+    And the tools are exactly good_a, good_b, good_c, good_get_balance

@@ -1,0 +1,51 @@
+Feature: Gap 4 - the conversation store is reachable from the client
+  The client's store (the one passed in, or the default one) is the single source of truth
+  for ask(id); a host may read and write it through the accessor.
+
+  @G4.1
+  Scenario: the accessor returns the very store passed in the options
+    Given an openai client
+    And a host-supplied conversation store
+    Then the store accessor returns the host-supplied store
+
+  @G4.2
+  Scenario: without a store the accessor is the default store that ask writes
+    Given an openai client
+    And an empty toolkit
+    When the store accessor reads conversation "id1"
+    Then the conversation is empty
+    When the client asks "hello there" in conversation "id1"
+    Then the call succeeds
+    When the store accessor reads conversation "id1"
+    Then the conversation carries, in order, the messages "hello there", "ok"
+
+  @G4.3
+  Scenario Outline: a conversation saved through the accessor is continued by ask (<style>)
+    Given an <style> client
+    And an empty toolkit
+    And the store accessor saves conversation "id2":
+      """
+      [{"role": "user", "content": "earlier question"}, {"role": "assistant", "content": "earlier answer"}]
+      """
+    When the client asks "next question" in conversation "id2"
+    Then the call succeeds
+    And the last LLM request carries, in order, the messages "earlier question", "earlier answer", "next question"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @A8.1
+  Scenario Outline: a second ask with the same id sends the earlier turns (<style>)
+    Given an <style> client
+    And an empty toolkit
+    When the client asks "first question" in conversation "id3"
+    And the client asks "second question" in conversation "id3"
+    Then the call succeeds
+    And the last LLM request carries, in order, the messages "first question", "ok", "second question"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

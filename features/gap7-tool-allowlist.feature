@@ -1,0 +1,64 @@
+Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
+  The fake server exposes a, b, c and get.balance. A `tools` map with any true entry is an
+  allowlist; one with only false entries is a drop-list; no map or {} loads everything.
+
+  Scenario Outline: the tools filter <filter> exposes <tools>
+    Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly <tools>
+
+    @G7.1
+    Examples: allowlist
+      | filter                  | tools        |
+      | {"a": true, "b": true}  | srv_a, srv_b |
+
+    @G7.2
+    Examples: drop-list
+      | filter        | tools                         |
+      | {"c": false}  | srv_a, srv_b, srv_get_balance |
+
+    @G7.4
+    Examples: empty map means every tool
+      | filter | tools                                |
+      | {}     | srv_a, srv_b, srv_c, srv_get_balance |
+
+    @G7.6
+    Examples: original names, before sanitize and prefix
+      | filter                 | tools           |
+      | {"get.balance": true}  | srv_get_balance |
+
+    @G7.7
+    Examples: a mixed map is a pure allowlist
+      | filter                   | tools |
+      | {"a": true, "c": false}  | srv_a |
+
+  @G7.4
+  Scenario: no tools map loads every tool
+    Given an MCP server "srv" over streamable HTTP
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly srv_a, srv_b, srv_c, srv_get_balance
+
+  @G7.3
+  Scenario: an unknown allowlist name is ignored with a warning that names it
+    Given an MCP server "srv" over streamable HTTP with the tools filter {"a": true, "nope": true}
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly srv_a
+    And the warnings name "nope"
+
+  @G7.5
+  Scenario: the filter is honoured when the config comes from an mcp.json file
+    Given an MCP server "srv" over stdio with the tools filter {"a": true, "b": true}
+    And the MCP config is written to a file
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly srv_a, srv_b
+
+  @G7.8
+  Scenario: the shared filtered fixture yields the same tool list on every port
+    Given the shared fixture config "shared-filtered.json"
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools match the fixture "mcp/shared-filtered.expected.json"

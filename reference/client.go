@@ -1,0 +1,423 @@
+package toolnexus
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+)
+
+// ClientStyle names the wire format a client speaks.
+type ClientStyle string
+
+// The two wire styles.
+const (
+	StyleOpenAI    ClientStyle = "openai"
+	StyleAnthropic ClientStyle = "anthropic"
+)
+
+// ClientOptions configures CreateClient; the zero value of each field is a usable default.
+type ClientOptions struct {
+	// BaseURL is the provider root, e.g. https://api.openai.com/v1.
+	BaseURL string
+	// Style picks the wire format; empty means StyleOpenAI.
+	Style ClientStyle
+	// Model is sent as the body's "model".
+	Model string
+	// APIKey authenticates; empty falls back to OPENROUTER_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY.
+	APIKey string
+	// Headers are added to every LLM request and win over the client's own.
+	Headers map[string]string
+	// SystemPrompt becomes a leading system message (openai) or the "system" key (anthropic).
+	SystemPrompt string
+	// MaxTurns caps model calls per run; 0 means 10.
+	MaxTurns int
+	// Hooks are optional callbacks inside the loop.
+	Hooks *Hooks
+	// Retries is how often a transient failure (429, 5xx, network) is retried; 0 means 2.
+	Retries int
+	// RetryBaseMs is the first backoff in milliseconds, doubled per retry; 0 means 500.
+	RetryBaseMs int
+	// TimeoutMs bounds a whole run, tool calls included; 0 means no bound.
+	TimeoutMs int
+	// Store keeps Ask transcripts; nil means a fresh in-memory store.
+	Store ConversationStore
+	// RequestParams are top-level body keys merged into every LLM request; they win on collision,
+	// except messages, tools and stream, which are dropped with a warning.
+	RequestParams map[string]any
+	// BodyTransform gets the final body (after RequestParams) and returns what is sent; nil means unchanged.
+	BodyTransform func(body map[string]any) map[string]any
+	// HTTPClient carries every LLM request, retries included; nil means http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+// Hooks are callbacks the loop calls; a nil field is skipped, and an error ends the run.
+type Hooks struct {
+	// BeforeLLM runs before each model call and may replace its messages or tools.
+	BeforeLLM func(ctx context.Context, ev BeforeLLMEvent) (*LLMOverride, error)
+}
+
+// BeforeLLMEvent is what BeforeLLM sees; Turn counts from 0.
+type BeforeLLMEvent struct {
+	Messages []any
+	Tools    []any
+	Model    string
+	Turn     int
+}
+
+// LLMOverride replaces each non-nil field for this and later turns; an empty non-nil slice counts.
+type LLMOverride struct {
+	Messages []any
+	Tools    []any
+}
+
+// ToolCall records one tool call the model made and what the tool returned.
+type ToolCall struct {
+	Name     string         `json:"name"`
+	Args     map[string]any `json:"args"`
+	Output   string         `json:"output"`
+	IsError  bool           `json:"isError"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// Usage is token usage summed over every model call of a run.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// RunResult is the outcome of one run.
+type RunResult struct {
+	Text          string     `json:"text"`
+	Messages      []any      `json:"messages"`
+	ToolCalls     []ToolCall `json:"toolCalls"`
+	ToolCallCount int        `json:"toolCallCount"`
+	Turns         int        `json:"turns"`
+	Usage         Usage      `json:"usage"`
+	Model         string     `json:"model"`
+	// Status is "done", or "incomplete" when MaxTurns ran out with tool calls pending.
+	Status string `json:"status"`
+	// Limit names the limit behind an "incomplete" status ("maxTurns").
+	Limit string `json:"limit,omitempty"`
+}
+
+// StreamEvent is one event of a streamed run: text, tool_call, tool_result, usage, done or error.
+type StreamEvent struct {
+	Type    string
+	Delta   string
+	Name    string
+	ID      string
+	Args    map[string]any
+	Output  string
+	IsError bool
+	Usage   *Usage
+	Result  *RunResult
+	Err     error
+}
+
+// Client runs the tool-calling loop against one LLM endpoint.
+type Client struct {
+	opts  ClientOptions
+	http  *http.Client
+	store ConversationStore
+	wire  wire
+	err   error // a bad option, reported by every call since CreateClient cannot fail
+}
+
+// CreateClient builds a client; an invalid Style surfaces as the error of Run, Stream and Ask.
+func CreateClient(opts ClientOptions) *Client {
+	c := &Client{opts: opts, http: opts.HTTPClient, store: opts.Store}
+	if c.http == nil {
+		c.http = http.DefaultClient
+	}
+	if c.store == nil {
+		c.store = NewInMemoryConversationStore()
+	}
+	switch opts.Style {
+	case StyleOpenAI, "":
+		c.wire = openaiWire{}
+	case StyleAnthropic:
+		c.wire = anthropicWire{}
+	default:
+		c.err = fmt.Errorf("toolnexus: ClientOptions.Style %q is not a known style (use %q or %q)", opts.Style, StyleOpenAI, StyleAnthropic)
+	}
+	return c
+}
+
+// ConversationStore returns the store Ask uses: the one from the options, else the client's own.
+func (c *Client) ConversationStore() ConversationStore { return c.store }
+
+// Run answers one prompt with no prior history.
+func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (RunResult, error) {
+	return c.RunWithHistory(ctx, prompt, tk, nil)
+}
+
+// RunWithHistory continues history (sent as given, system prompt included) with a new user prompt.
+func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (RunResult, error) {
+	if c.err != nil {
+		return RunResult{}, c.err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	return c.loop(ctx, prompt, tk, history, nil)
+}
+
+// Ask is Run with memory: a non-empty id loads that conversation first and saves the new transcript.
+func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (RunResult, error) {
+	return c.AskStream(ctx, prompt, tk, id, nil)
+}
+
+// AskStream is Ask over the streaming path, handing each text delta to onText; nil onText is Ask.
+func (c *Client) AskStream(ctx context.Context, prompt string, tk *Toolkit, id string, onText func(delta string)) (RunResult, error) {
+	if c.err != nil {
+		return RunResult{}, c.err
+	}
+	if onText != nil {
+		events, err := c.StreamWithID(ctx, prompt, tk, id)
+		if err != nil {
+			return RunResult{}, err
+		}
+		var res RunResult
+		for ev := range events {
+			switch ev.Type {
+			case "text":
+				onText(ev.Delta)
+			case "done":
+				res = *ev.Result
+			case "error":
+				err = ev.Err
+			}
+		}
+		return res, err
+	}
+	if id == "" {
+		return c.Run(ctx, prompt, tk)
+	}
+	history, err := c.store.Get(id)
+	if err != nil {
+		return RunResult{}, err
+	}
+	res, err := c.RunWithHistory(ctx, prompt, tk, history)
+	if err != nil {
+		return res, err
+	}
+	return res, c.store.Save(id, res.Messages)
+}
+
+// Stream runs like Run but reports progress as events; drain the channel until it closes.
+func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan StreamEvent, error) {
+	return c.StreamWithID(ctx, prompt, tk, "")
+}
+
+// StreamWithID is Stream with Ask's memory; the transcript is saved before "done" is sent.
+func (c *Client) StreamWithID(ctx context.Context, prompt string, tk *Toolkit, id string) (<-chan StreamEvent, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	var history []any
+	if id != "" {
+		h, err := c.store.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		history = h
+	}
+	out := make(chan StreamEvent, 16)
+	go func() {
+		defer close(out)
+		ctx, cancel := c.bound(ctx)
+		defer cancel()
+		// Progress events are dropped once the run is cancelled, so a consumer
+		// that stops reading cannot pin this goroutine mid-run.
+		emit := func(ev StreamEvent) {
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+			}
+		}
+		res, err := c.loop(ctx, prompt, tk, history, emit)
+		if err == nil && id != "" {
+			err = c.store.Save(id, res.Messages)
+		}
+		if err != nil {
+			out <- StreamEvent{Type: "error", Err: err}
+			return
+		}
+		u := res.Usage
+		emit(StreamEvent{Type: "usage", Usage: &u})
+		out <- StreamEvent{Type: "done", Usage: &u, Result: &res}
+	}()
+	return out, nil
+}
+
+// bound applies TimeoutMs on top of the caller's context.
+func (c *Client) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if c.opts.TimeoutMs > 0 {
+		return context.WithTimeout(ctx, time.Duration(c.opts.TimeoutMs)*time.Millisecond)
+	}
+	return context.WithCancel(ctx)
+}
+
+// apiKey prefers the option; the environment fallback keeps the published port's behaviour.
+func (c *Client) apiKey() (string, error) {
+	if c.opts.APIKey != "" {
+		return c.opts.APIKey, nil
+	}
+	names := []string{"OPENROUTER_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"}
+	if c.opts.Style == StyleAnthropic {
+		names = []string{"OPENROUTER_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
+	}
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("toolnexus: ClientOptions.APIKey is empty and none of %v is set", names)
+}
+
+// loop is the tool-calling loop shared by all four paths; emit is nil when not streaming.
+func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history []any, emit func(StreamEvent)) (RunResult, error) {
+	key, err := c.apiKey()
+	if err != nil {
+		return RunResult{}, err
+	}
+	w, stream := c.wire, emit != nil
+	if emit == nil {
+		emit = func(StreamEvent) {}
+	}
+	url, headers := w.url(c.opts.BaseURL), w.headers(key)
+	messages := w.start(c.opts.SystemPrompt, history, prompt)
+	tools := w.toolDefs(tk)
+	res := RunResult{Model: c.opts.Model, Status: "done"}
+	for turn := 0; turn < c.maxTurns(); turn++ {
+		res.Turns++
+		if messages, tools, err = c.beforeLLM(ctx, messages, tools, turn); err != nil {
+			return RunResult{}, err
+		}
+		body, err := c.shapeBody(w.body(c.opts.Model, c.opts.SystemPrompt, messages, stream), tools, w.addTools)
+		if err != nil {
+			return RunResult{}, err
+		}
+		rep, err := c.exchange(ctx, url, headers, body, stream, emit)
+		if err != nil {
+			return RunResult{}, err
+		}
+		res.Usage.PromptTokens += rep.usage.PromptTokens
+		res.Usage.CompletionTokens += rep.usage.CompletionTokens
+		res.Usage.TotalTokens += rep.usage.TotalTokens
+		res.Text = rep.text
+		if rep.assistant != nil {
+			messages = append(messages, rep.assistant)
+		}
+		if len(rep.calls) == 0 {
+			res.Messages = messages
+			res.ToolCallCount = len(res.ToolCalls)
+			return res, nil
+		}
+		for _, tc := range rep.calls {
+			emit(StreamEvent{Type: "tool_call", ID: tc.id, Name: tc.name, Args: tc.args})
+		}
+		outs := make([]ToolResult, len(rep.calls))
+		for i, tc := range rep.calls {
+			out, err := tk.Execute(ctx, tc.name, tc.args)
+			if err != nil {
+				if ctx.Err() != nil {
+					return RunResult{}, ctx.Err()
+				}
+				return RunResult{}, fmt.Errorf("toolnexus: tool %q: %w", tc.name, err)
+			}
+			outs[i] = out
+			res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.name, Args: tc.args, Output: out.Output, IsError: out.IsError, Metadata: out.Metadata})
+			emit(StreamEvent{Type: "tool_result", ID: tc.id, Name: tc.name, Output: out.Output, IsError: out.IsError})
+		}
+		messages = append(messages, w.results(rep.calls, outs)...)
+	}
+	// The cap ran out while the model still wanted tools: say so rather than
+	// pass a half-finished run off as an answer.
+	res.Messages = messages
+	res.ToolCallCount = len(res.ToolCalls)
+	res.Status, res.Limit = "incomplete", "maxTurns"
+	return res, nil
+}
+
+// beforeLLM applies the hook; what it replaces stays replaced for later turns.
+func (c *Client) beforeLLM(ctx context.Context, messages, tools []any, turn int) ([]any, []any, error) {
+	if c.opts.Hooks == nil || c.opts.Hooks.BeforeLLM == nil {
+		return messages, tools, nil
+	}
+	// Clipped so an append inside the hook never writes into our backing array.
+	ev := BeforeLLMEvent{Messages: messages[:len(messages):len(messages)], Tools: tools[:len(tools):len(tools)], Model: c.opts.Model, Turn: turn}
+	ov, err := c.opts.Hooks.BeforeLLM(ctx, ev)
+	if err != nil || ov == nil {
+		return messages, tools, err
+	}
+	if ov.Messages != nil {
+		messages = ov.Messages
+	}
+	if ov.Tools != nil {
+		tools = ov.Tools
+	}
+	return messages, tools, nil
+}
+
+// exchange sends one body and decodes the reply, streamed or whole.
+func (c *Client) exchange(ctx context.Context, url string, headers map[string]string, body []byte, stream bool, emit func(StreamEvent)) (reply, error) {
+	resp, err := c.post(ctx, url, headers, body)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	var rep reply
+	if stream {
+		rep, err = c.wire.decodeStream(resp.Body, emit)
+	} else {
+		var raw []byte
+		if raw, err = io.ReadAll(resp.Body); err == nil {
+			rep, err = c.wire.decode(raw)
+		}
+	}
+	if false {
+		return reply{}, ctx.Err() // the caller's cancel, not the broken read it caused
+	}
+	return rep, err
+}
+
+func (c *Client) maxTurns() int {
+	if c.opts.MaxTurns > 0 {
+		return c.opts.MaxTurns
+	}
+	return 10
+}
+
+// wire is everything that differs between the two provider styles.
+type wire interface {
+	url(base string) string
+	headers(key string) map[string]string
+	start(system string, history []any, prompt string) []any
+	toolDefs(tk *Toolkit) []any
+	body(model, system string, messages []any, stream bool) map[string]any
+	addTools(body map[string]any, tools []any)
+	decode(raw []byte) (reply, error)
+	decodeStream(r io.Reader, emit func(StreamEvent)) (reply, error)
+	results(calls []call, outs []ToolResult) []any
+}
+
+// reply is one model answer reduced to what the loop needs.
+type reply struct {
+	text      string
+	assistant map[string]any // appended to the transcript; nil when the model sent none
+	calls     []call
+	usage     Usage
+}
+
+// call is one tool call requested by the model.
+type call struct {
+	id, name string
+	args     map[string]any
+}

@@ -1,0 +1,41 @@
+package toolnexus
+
+import "context"
+
+// ToolInfo is one listed tool definition under its original, unprefixed name.
+type ToolInfo struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	InputSchema JSONSchema `json:"inputSchema"`
+}
+
+// McpInventory is the result of a list-only pass: every connected server's full tool list
+// (unfiltered by ServerConfig.Tools) and each server's status.
+type McpInventory struct {
+	Tools  map[string][]ToolInfo `json:"tools"`
+	Status map[string]McpStatus  `json:"status"`
+}
+
+// ListMcpTools connects to every enabled server, lists its tools and disconnects before
+// returning, with the same ctx, timeout and failure-isolation rules as LoadMcpWithContext.
+// It exists to author and check tools filters, so it neither applies nor warns about them.
+func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
+	cfg, err := ParseMcpConfig(input)
+	if err != nil {
+		return nil, err
+	}
+	opened, status, err := openServers(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	closeMcpServers(liveServersOf(opened), false)
+	inv := &McpInventory{Tools: map[string][]ToolInfo{}, Status: status}
+	for _, o := range opened {
+		infos := make([]ToolInfo, 0, len(o.defs))
+		for _, def := range o.defs {
+			infos = append(infos, ToolInfo{Name: def.Name, Description: def.Description, InputSchema: mcpObjectSchema(def.InputSchema)})
+		}
+		inv.Tools[o.name] = infos
+	}
+	return inv, nil
+}

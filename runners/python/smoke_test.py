@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""Smoke test for the Python adapter. It needs no pytest.
+
+    python3 runners/python/smoke_test.py          # runs ./prepare to get the adapter command
+    ADAPTER_CMD='["/…/python","/…/adapter.py"]' python3 runners/python/smoke_test.py
+
+It starts the adapter as a subprocess and talks the JSON-lines protocol to it. It drives
+client.run / client.ask against a tiny OpenAI-style HTTP server on 127.0.0.1, in both the
+non-stream and the SSE form. The first turn calls the host tool `echo`; the second answers in
+text. It loads a tiny stdio MCP server written with the `mcp` package from the adapter's venv.
+It checks the adapter's answers and what the server recorded. It prints "N passed, N failed"
+and exits non-zero on any failure. Everything binds 127.0.0.1 only, and every wait has a
+deadline.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CALL_TIMEOUT_S = 30.0
+
+# --- a stdio MCP server (run as: <venv python> smoke_test.py --mcp-server) ----------------------
+if len(sys.argv) > 1 and sys.argv[1] == "--mcp-server":
+    from mcp.server.fastmcp import FastMCP
+
+    srv = FastMCP("smoke")
+
+    @srv.tool(name="a", description="tool a")
+    def tool_a(x: str = "") -> str:
+        return "a:" + x
+
+    @srv.tool(name="get.balance", description="balance")
+    def tool_balance() -> str:
+        return "42"
+
+    srv.run("stdio")
+    sys.exit(0)
+
+
+# --- fake OpenAI-style LLM -----------------------------------------------------------------------
+class FakeLLM:
+    """POST <prefix>/chat/completions. Turn 1 of each conversation calls `echo` when the
+    request carries tools and no tool result yet; otherwise it answers text. It answers SSE
+    when the body has stream:true."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class H(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                n = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(n)
+                body = json.loads(raw or b"{}")
+                with outer.lock:
+                    outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                if not self.path.endswith("/chat/completions"):
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                msgs = body.get("messages") or []
+                has_tool_result = any(isinstance(m, dict) and m.get("role") == "tool" for m in msgs)
+                call_tool = bool(body.get("tools")) and not has_tool_result
+                if body.get("stream"):
+                    self._sse(call_tool)
+                else:
+                    self._json(call_tool)
+
+            def _json(self, call_tool: bool) -> None:
+                if call_tool:
+                    msg = {"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "call_1", "type": "function", "function": {"name": "echo", "arguments": "{\"text\":\"hi\"}"}}]}
+                else:
+                    msg = {"role": "assistant", "content": "done"}
+                out = json.dumps({"id": "x", "object": "chat.completion", "choices": [
+                    {"index": 0, "message": msg, "finish_reason": "tool_calls" if call_tool else "stop"}],
+                    "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def _sse(self, call_tool: bool) -> None:
+                if call_tool:
+                    chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [
+                        {"index": 0, "id": "call_1", "type": "function", "function": {"name": "echo", "arguments": ""}}]}}]},
+                        {"choices": [{"index": 0, "delta": {"tool_calls": [
+                            {"index": 0, "function": {"arguments": "{\"text\":\"hi\"}"}}]}}]}]
+                else:
+                    chunks = [{"choices": [{"index": 0, "delta": {"content": "do"}}]},
+                              {"choices": [{"index": 0, "delta": {"content": "ne"}}]}]
+                chunks.append({"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}})
+                data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+                out = data.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self.thread.start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def bodies(self, prefix: str) -> list[dict[str, Any]]:
+        with self.lock:
+            return [r["body"] for r in self.requests if r["path"].startswith(prefix + "/")]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# --- adapter process -----------------------------------------------------------------------------
+class Adapter:
+    def __init__(self, cmd: list[str]) -> None:
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr,
+                                  start_new_session=True)
+        self.out: queue.Queue = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.p.stdout is not None
+        for line in self.p.stdout:
+            self.out.put(line)
+        self.out.put(None)
+
+    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float = CALL_TIMEOUT_S) -> dict[str, Any]:
+        self.next_id += 1
+        req: dict[str, Any] = {"id": self.next_id, "op": op}
+        if args is not None:
+            req["args"] = args
+        assert self.p.stdin is not None
+        self.p.stdin.write((json.dumps(req) + "\n").encode())
+        self.p.stdin.flush()
+        line = self.out.get(timeout=timeout)
+        if line is None:
+            raise RuntimeError("adapter closed stdout")
+        resp = json.loads(line)
+        check_response(resp, self.next_id)
+        return resp
+
+    def stop(self) -> int:
+        try:
+            if self.p.stdin:
+                self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.p.pid, 9)
+            return self.p.wait(timeout=5)
+
+
+def check_response(resp: dict[str, Any], rid: int) -> None:
+    """The response-side rules of schema/protocol.schema.json that matter here."""
+    assert set(resp) <= {"id", "ok", "result", "error", "warnings"}, f"extra keys: {resp}"
+    assert resp.get("id") == rid, resp
+    assert isinstance(resp.get("ok"), bool), resp
+    assert isinstance(resp.get("warnings"), list) and all(isinstance(w, str) for w in resp["warnings"]), resp
+    if resp["ok"]:
+        assert isinstance(resp.get("result"), dict) and "error" not in resp, resp
+    else:
+        err = resp.get("error")
+        assert isinstance(err, dict) and "result" not in resp, resp
+        assert set(err) == {"kind", "message"}, resp
+        assert err["kind"] in ("cancelled", "deadline", "invalid", "unsupported", "failed"), resp
+        assert isinstance(err["message"], str), resp
+
+
+# --- tests ---------------------------------------------------------------------------------------
+passed = 0
+failed = 0
+
+
+def check(name: str, cond: bool, detail: Any = "") -> None:
+    global passed, failed
+    if cond:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def adapter_cmd() -> list[str]:
+    env_cmd = os.environ.get("ADAPTER_CMD")
+    if env_cmd:
+        return json.loads(env_cmd)
+    p = subprocess.run([os.path.join(HERE, "prepare")], capture_output=True, text=True, timeout=1200)
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr)
+        raise SystemExit(f"prepare exited {p.returncode}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+ECHO = {"name": "echo", "description": "echo text", "output": "echoed",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+
+
+def main() -> int:
+    cmd = adapter_cmd()
+    llm = FakeLLM()
+    ad = Adapter(cmd)
+    tmp = tempfile.mkdtemp(prefix="tnx-smoke-")
+    try:
+        r = ad.call("hello")
+        res = r.get("result", {})
+        check("hello", r["ok"] and res.get("port") == "python" and res.get("library") == "toolnexus"
+              and res.get("version") and res.get("runtime", "").startswith("CPython 3.")
+              and "client.run" in res.get("ops", []), r)
+        print(f"     {res.get('library')} {res.get('version')} on {res.get('runtime')}")
+
+        # 1. request shaping, non-stream, one host tool, recording transport, host store
+        r = ad.call("client.create", {
+            "handle": "c1", "baseUrl": llm.base + "/s/1", "style": "openai", "model": "m", "apiKey": "k",
+            "requestParams": {"temperature": 0.42, "chat_template_kwargs": {"enable_thinking": False}, "stream": True},
+            "bodyTransform": {"delete": ["chat_template_kwargs"], "set": {"injected": "yes"}, "appendToLastUser": " /nothink"},
+            "beforeLLM": {"setLastUserContent": "rewritten"},
+            "httpClient": "recording", "store": "host"})
+        check("client.create", r["ok"] and r["result"] == {}, r)
+        r = ad.call("toolkit.create", {"handle": "t1", "extraTools": [ECHO]})
+        check("toolkit.create (host tool only)", r["ok"] and r["result"] == {"tools": ["echo"], "status": {}}, r)
+
+        r = ad.call("client.run", {"client": "c1", "toolkit": "t1", "prompt": "hello"})
+        res = r.get("result", {})
+        check("client.run ok", r["ok"] and res.get("text") == "done" and res.get("turns") == 2
+              and res.get("toolCalls") == ["echo"], r)
+        saw = res.get("transformSaw", [])
+        check("transformSaw: one body per turn, post-merge", len(saw) == 2
+              and all(b.get("temperature") == 0.42 and b.get("chat_template_kwargs") == {"enable_thinking": False} for b in saw), saw)
+        check("transformSaw: messages as BeforeLLM replaced them", saw and saw[0]["messages"][-1] == {"role": "user", "content": "rewritten"}, saw[:1])
+        check("transformSaw: no stream key (forbidden key stripped)", all("stream" not in b for b in saw), saw)
+        check("hookSaw", res.get("hookSaw") == [{"turn": 0, "messageCount": 1, "toolCount": 1},
+                                                {"turn": 1, "messageCount": 3, "toolCount": 1}], res.get("hookSaw"))
+        check("httpRequests counts both turns", res.get("httpRequests") == 2, res.get("httpRequests"))
+        check("warning names the forbidden key",
+              sum('request_params key "stream"' in w for w in r["warnings"]) == 2 and all(w.startswith("[toolnexus]") for w in r["warnings"]), r["warnings"])
+        bodies = llm.bodies("/s/1")
+        check("server saw the requestParams key on both turns", len(bodies) == 2 and all(b.get("temperature") == 0.42 for b in bodies), bodies)
+        check("server saw the transform's output", all(b.get("injected") == "yes" and "chat_template_kwargs" not in b for b in bodies), bodies)
+        check("server saw appendToLastUser", bodies and bodies[0]["messages"][-1]["content"] == "rewritten /nothink", bodies[:1])
+        check("server never saw stream on a non-streaming call", all("stream" not in b for b in bodies), bodies)
+
+        # 2. streaming run on the same client
+        r = ad.call("client.run", {"client": "c1", "toolkit": "t1", "prompt": "again", "stream": True})
+        res = r.get("result", {})
+        check("client.run stream", r["ok"] and res.get("text") == "done" and res.get("toolCalls") == ["echo"]
+              and res.get("httpRequests") == 2 and len(res.get("transformSaw", [])) == 2, r)
+        sb = llm.bodies("/s/1")[2:]
+        check("stream bodies carry stream + params", len(sb) == 2 and all(b.get("stream") is True and b.get("temperature") == 0.42 for b in sb), sb)
+
+        # 3. store accessor
+        r = ad.call("store.identity", {"client": "c1"})
+        check("store.identity host", r["ok"] and r["result"] == {"same": True}, r)
+        r = ad.call("client.create", {"handle": "c2", "baseUrl": llm.base + "/s/2", "style": "openai", "model": "m", "apiKey": "k"})
+        r = ad.call("store.identity", {"client": "c2"})
+        check("store.identity default", r["ok"] and r["result"] == {"same": False}, r)
+        r = ad.call("store.get", {"client": "c2", "id": "id1"})
+        check("store.get absent", r["ok"] and r["result"] == {"messages": None}, r)
+        r = ad.call("client.ask", {"client": "c2", "prompt": "first", "id": "id1"})
+        check("client.ask (no toolkit, default transport)", r["ok"] and r["result"]["text"] == "done" and r["result"]["httpRequests"] == 0, r)
+        r = ad.call("store.get", {"client": "c2", "id": "id1"})
+        check("store.get after ask", r["ok"] and [m.get("role") for m in (r["result"]["messages"] or [])] == ["user", "assistant"], r)
+        hist = [{"role": "user", "content": "saved q"}, {"role": "assistant", "content": "saved a"}]
+        r = ad.call("store.save", {"client": "c2", "id": "id2", "messages": hist})
+        check("store.save", r["ok"] and r["result"] == {}, r)
+        r = ad.call("client.ask", {"client": "c2", "prompt": "next", "id": "id2"})
+        last = llm.bodies("/s/2")[-1]
+        check("ask continues saved history", r["ok"] and last["messages"][:2] == hist and "tools" not in last and "tool_choice" not in last, last)
+
+        # 4. unsupported: stream + history
+        r = ad.call("client.run", {"client": "c2", "prompt": "x", "stream": True, "history": hist})
+        check("stream+history unsupported", not r["ok"] and r["error"]["kind"] == "unsupported", r)
+
+        # 5. MCP: a stdio server (file config, with a tools filter) + a disabled one
+        mcp_cmd = [cmd[0], os.path.abspath(__file__), "--mcp-server"]
+        cfg = {"mcpServers": {"srv": {"command": mcp_cmd, "tools": {"a": True, "nope": True}},
+                              "off": {"command": mcp_cmd, "enabled": False}}}
+        path = os.path.join(tmp, "mcp.json")
+        with open(path, "w") as f:
+            json.dump(cfg, f)
+        r = ad.call("toolkit.create", {"handle": "t2", "mcpConfig": {"file": path}, "extraTools": [ECHO]})
+        check("toolkit.create (stdio MCP, file config)", r["ok"] and r["result"] == {"tools": ["srv_a", "echo"], "status": {"srv": "connected", "off": "disabled"}}, r)
+        check("unknown filter name warned", any('"nope"' in w for w in r["warnings"]), r["warnings"])
+        r3 = ad.call("toolkit.create", {"handle": "t3", "mcpConfig": {"inline": cfg}, "cancelAfterMs": 10000})
+        check("toolkit.create (inline, cancel timer not fired)", r3["ok"] and r3["result"]["tools"] == ["srv_a"], r3)
+        # close in FIFO order: each toolkit lives in its own owner task
+        r = ad.call("toolkit.close", {"toolkit": "t2"})
+        check("toolkit.close t2", r["ok"] and r["result"] == {}, r)
+        r = ad.call("toolkit.close", {"toolkit": "t3"})
+        check("toolkit.close t3", r["ok"] and r["result"] == {}, r)
+        r = ad.call("toolkit.close", {"toolkit": "t3"})
+        check("toolkit.close unknown handle fails", not r["ok"] and r["error"]["kind"] == "failed", r)
+
+        r = ad.call("mcp.load", {"mcpConfig": {"inline": cfg}})
+        check("mcp.load", r["ok"] and r["result"] == {"tools": ["srv_a"], "status": {"srv": "connected", "off": "disabled"}}, r)
+        r = ad.call("mcp.load", {"mcpConfig": {"inline": cfg}, "context": False})
+        check("mcp.load context:false", r["ok"] and r["result"]["tools"] == ["srv_a"], r)
+        r = ad.call("mcp.list", {"mcpConfig": {"file": path}})
+        res = r.get("result", {})
+        names = [t["name"] for t in res.get("tools", {}).get("srv", [])]
+        check("mcp.list (unfiltered, original names)", r["ok"] and sorted(names) == ["a", "get.balance"]
+              and res.get("status") == {"srv": "connected", "off": "disabled"}
+              and all(isinstance(t["inputSchema"], dict) for t in res["tools"]["srv"]), r)
+
+        # 6. error mapping
+        r = ad.call("mcp.load", {"mcpConfig": {"file": os.path.join(tmp, "missing.json")}})
+        check("missing config file -> invalid", not r["ok"] and r["error"]["kind"] == "invalid", r)
+        r = ad.call("mcp.list", {"mcpConfig": {"inline": {"x": {"command": mcp_cmd}}}, "cancelAfterMs": 0})
+        check("pre-fired cancel -> cancelled", not r["ok"] and r["error"]["kind"] == "cancelled", r)
+        r = ad.call("mcp.list", {"mcpConfig": {"inline": {"x": {"command": mcp_cmd}}}, "deadlineMs": 0})
+        check("pre-fired deadline -> deadline", not r["ok"] and r["error"]["kind"] == "deadline", r)
+        r = ad.call("client.run", {"client": "nope", "prompt": "x"})
+        check("unknown client handle -> failed", not r["ok"] and r["error"]["kind"] == "failed", r)
+
+        r = ad.call("shutdown", {})
+        check("shutdown", r["ok"] and r["result"] == {}, r)
+        t0 = time.monotonic()
+        rc = ad.stop()
+        check("adapter exits 0 after shutdown", rc == 0, rc)
+        check("adapter exits promptly", time.monotonic() - t0 < 8, time.monotonic() - t0)
+    except Exception as e:  # noqa: BLE001
+        check("no exception", False, repr(e))
+        ad.stop()
+    finally:
+        llm.close()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,404 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+)
+
+func (w *World) registerBodySteps(sc *godog.ScenarioContext) {
+	sc.Step(`^every LLM request body has "([^"]*)" equal to (.+)$`, w.everyBodyHasInline)
+	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, w.everyBodyHasDoc)
+	sc.Step(`^no LLM request body has the key "([^"]*)"$`, w.noBodyHasKey)
+	sc.Step(`^every LLM request body has exactly the keys (.+)$`, w.exactKeys)
+	sc.Step(`^the LLM request body's "([^"]*)" is (absent|true|"[^"]*")$`, w.bodyKeyIs)
+	sc.Step(`^the body transform saw "([^"]*)" equal to (.+)$`, w.transformSaw)
+	sc.Step(`^the body transform saw the last user message "([^"]*)"$`, w.transformSawLastUser)
+	sc.Step(`^the body transform ran on every LLM request$`, w.transformRanOnEvery)
+	sc.Step(`^each wire body is exactly what the body transform returned$`, w.wireIsTransformOutput)
+	sc.Step(`^the last user message on the wire is "([^"]*)"$`, w.lastUserOnWire)
+	sc.Step(`^every LLM request offers exactly the tools (.+)$`, w.offersTools)
+	sc.Step(`^LLM request (\d+) carries the tool output "([^"]*)"$`, w.requestCarriesToolOutput)
+	sc.Step(`^the last LLM request carries, in order, the messages (.+)$`, w.lastRequestCarriesInOrder)
+}
+
+// bodies are the decoded bodies the fake LLM recorded for this scenario.
+func (w *World) bodies() ([]map[string]any, error) {
+	var out []map[string]any
+	for i, r := range w.route.Requests() {
+		if r.Body == nil {
+			return nil, fmt.Errorf("LLM request %d was not a JSON object: %q", i+1, clipString(string(r.Raw), 200))
+		}
+		out = append(out, r.Body)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the fake LLM received no request")
+	}
+	return out, nil
+}
+
+func parseJSONValue(s string) (any, error) {
+	var v any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &v); err != nil {
+		return nil, fmt.Errorf("harness: %q is not JSON: %w", s, err)
+	}
+	return v, nil
+}
+
+func (w *World) everyBodyHasInline(key, raw string) error {
+	want, err := parseJSONValue(raw)
+	if err != nil {
+		return err
+	}
+	return w.everyBodyHas(key, want)
+}
+
+func (w *World) everyBodyHasDoc(key string, doc *godog.DocString) error {
+	want, err := parseJSONValue(doc.Content)
+	if err != nil {
+		return err
+	}
+	return w.everyBodyHas(key, want)
+}
+
+func (w *World) everyBodyHas(key string, want any) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	for i, b := range bodies {
+		got, ok := b[key]
+		if !ok {
+			return fmt.Errorf("LLM request %d has no %q key; keys: %v", i+1, key, keysOf(b))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			return fmt.Errorf("LLM request %d: %q differs (-want +got):\n%s", i+1, key, d)
+		}
+	}
+	return nil
+}
+
+func (w *World) noBodyHasKey(key string) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	for i, b := range bodies {
+		if v, ok := b[key]; ok {
+			return fmt.Errorf("LLM request %d has %q = %s; the key must be absent", i+1, key, jsonString(v))
+		}
+	}
+	return nil
+}
+
+func (w *World) exactKeys(list string) error {
+	want := splitList(list)
+	sort.Strings(want)
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	for i, b := range bodies {
+		if d := cmp.Diff(want, keysOf(b)); d != "" {
+			return fmt.Errorf("LLM request %d key set differs (-want +got):\n%s", i+1, d)
+		}
+	}
+	return nil
+}
+
+func (w *World) bodyKeyIs(key, state string) error {
+	switch state {
+	case "absent":
+		return w.noBodyHasKey(key)
+	case "true":
+		return w.everyBodyHas(key, true)
+	}
+	return w.everyBodyHas(key, strings.Trim(state, `"`))
+}
+
+// transformSaws gathers what the adapter's transform recorded, across every run.
+func (w *World) transformSaws() ([]map[string]any, error) {
+	var out []map[string]any
+	for _, r := range w.results {
+		list, _ := r["transformSaw"].([]any)
+		for _, v := range list {
+			m, _ := v.(map[string]any)
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the body transform was never called")
+	}
+	return out, nil
+}
+
+func (w *World) transformSaw(key, raw string) error {
+	want, err := parseJSONValue(raw)
+	if err != nil {
+		return err
+	}
+	saws, err := w.transformSaws()
+	if err != nil {
+		return err
+	}
+	for i, s := range saws {
+		if d := cmp.Diff(want, s[key]); d != "" {
+			return fmt.Errorf("call %d of the transform saw %q differ (-want +got):\n%s", i+1, key, d)
+		}
+	}
+	return nil
+}
+
+func (w *World) transformSawLastUser(want string) error {
+	saws, err := w.transformSaws()
+	if err != nil {
+		return err
+	}
+	for i, s := range saws {
+		if got := lastUserText(s); got != want {
+			return fmt.Errorf("call %d of the transform saw the last user message %q; want %q", i+1, got, want)
+		}
+	}
+	return nil
+}
+
+func (w *World) transformRanOnEvery() error {
+	saws, err := w.transformSaws()
+	if err != nil {
+		return err
+	}
+	if n := len(w.route.Requests()); len(saws) != n {
+		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), n)
+	}
+	return nil
+}
+
+// wireIsTransformOutput replays the declared transform on what it saw and compares the
+// result with the wire, so "what it returns is exactly what is sent" is checked at the fake.
+func (w *World) wireIsTransformOutput() error {
+	saws, err := w.transformSaws()
+	if err != nil {
+		return err
+	}
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	if len(saws) != len(bodies) {
+		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), len(bodies))
+	}
+	spec, _ := w.client["bodyTransform"].(map[string]any)
+	for i := range bodies {
+		want := applyTransform(spec, saws[i])
+		if d := cmp.Diff(want, bodies[i]); d != "" {
+			return fmt.Errorf("LLM request %d is not what the transform returned (-returned +wire):\n%s", i+1, d)
+		}
+	}
+	return nil
+}
+
+// applyTransform is the harness's own model of the declared transform (SPEC.md §3).
+func applyTransform(spec, saw map[string]any) map[string]any {
+	out := deepCopy(saw).(map[string]any)
+	if null, _ := spec["returnNull"].(bool); null {
+		return out
+	}
+	if del, ok := spec["delete"].([]any); ok {
+		for _, k := range del {
+			delete(out, k.(string))
+		}
+	}
+	if set, ok := spec["set"].(map[string]any); ok {
+		for k, v := range set {
+			out[k] = v
+		}
+	}
+	if suffix, ok := spec["appendToLastUser"].(string); ok {
+		msgs, _ := out["messages"].([]any)
+		for i := len(msgs) - 1; i >= 0; i-- {
+			m, _ := msgs[i].(map[string]any)
+			if m["role"] == "user" {
+				if c, ok := m["content"].(string); ok {
+					m["content"] = c + suffix
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (w *World) lastUserOnWire(want string) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	if got := lastUserText(bodies[0]); got != want {
+		return fmt.Errorf("the last user message on the wire is %q; want %q", got, want)
+	}
+	return nil
+}
+
+func (w *World) offersTools(list string) error {
+	want := splitList(list)
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	for i, b := range bodies {
+		tools, ok := b["tools"].([]any)
+		if !ok {
+			return fmt.Errorf("LLM request %d has no tools array (tools = %s)", i+1, jsonString(b["tools"]))
+		}
+		var got []string
+		for _, t := range tools {
+			got = append(got, toolName(t))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			return fmt.Errorf("LLM request %d offers other tools (-want +got):\n%s", i+1, d)
+		}
+	}
+	return nil
+}
+
+func (w *World) requestCarriesToolOutput(n int, output string) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > len(bodies) {
+		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
+	}
+	if !strings.Contains(jsonString(bodies[n-1]["messages"]), output) {
+		return fmt.Errorf("LLM request %d does not carry the tool output %q in its messages", n, output)
+	}
+	return nil
+}
+
+func (w *World) lastRequestCarriesInOrder(list string) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	msgs, _ := bodies[len(bodies)-1]["messages"].([]any)
+	var texts []string
+	for _, m := range msgs {
+		texts = append(texts, messageText(m))
+	}
+	return inOrder(texts, quotedList(list), "the last LLM request")
+}
+
+// inOrder checks that each wanted text occurs in a later message than the one before.
+func inOrder(texts, wants []string, what string) error {
+	at := 0
+	for _, want := range wants {
+		found := false
+		for at < len(texts) {
+			at++
+			if strings.Contains(texts[at-1], want) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("%s does not carry %q in order; its messages: %q", what, want, texts)
+		}
+	}
+	return nil
+}
+
+// toolName reads a tool's name in either wire shape.
+func toolName(t any) string {
+	m, _ := t.(map[string]any)
+	if f, ok := m["function"].(map[string]any); ok {
+		s, _ := f["name"].(string)
+		return s
+	}
+	s, _ := m["name"].(string)
+	return s
+}
+
+func lastUserText(body map[string]any) string {
+	msgs, _ := body["messages"].([]any)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m, _ := msgs[i].(map[string]any); m["role"] == "user" {
+			return messageText(m)
+		}
+	}
+	return ""
+}
+
+// messageText flattens a message's content (a string or a list of blocks) to text.
+func messageText(msg any) string {
+	m, _ := msg.(map[string]any)
+	switch c := m["content"].(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, b := range c {
+			bm, _ := b.(map[string]any)
+			if s, ok := bm["text"].(string); ok {
+				parts = append(parts, s)
+			} else {
+				parts = append(parts, jsonString(b))
+			}
+		}
+		return strings.Join(parts, "")
+	}
+	return ""
+}
+
+func keysOf(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.Trim(strings.TrimSpace(p), `"`)
+		if p != "" && p != "none" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// quotedList returns the "quoted" items of a step argument, in order.
+func quotedList(s string) []string {
+	var vals []string
+	for i, p := range strings.Split(s, `"`) {
+		if i%2 == 1 {
+			vals = append(vals, p)
+		}
+	}
+	return vals
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func clipString(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func deepCopy(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}

@@ -1,0 +1,223 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cucumber/godog"
+
+	"toolnexus-conformance/fakes/llm"
+)
+
+func (w *World) registerClientSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^an? (openai|anthropic) client$`, w.aClient)
+	sc.Step(`^an? (openai|anthropic) client with request params:$`, w.aClientWithParams)
+	sc.Step(`^the client has request params:$`, w.requestParams)
+	sc.Step(`^a body transform that records what it sees$`, w.transformRecords)
+	sc.Step(`^a body transform that deletes "([^"]*)" and sets "([^"]*)" to "([^"]*)"$`, w.transformDeleteSet)
+	sc.Step(`^a body transform that appends "([^"]*)" to the last user message$`, w.transformAppend)
+	sc.Step(`^a body transform that returns null$`, w.transformNull)
+	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, w.hookReplaces)
+	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, w.hookEmptyTools)
+	sc.Step(`^a recording HTTP client$`, w.recordingHTTP)
+	sc.Step(`^a host-supplied conversation store$`, w.hostStore)
+	sc.Step(`^a toolkit with the host tool "([^"]*)"$`, w.toolkitWithHostTool)
+	sc.Step(`^an empty toolkit$`, w.emptyToolkit)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then answers "([^"]*)"$`, w.scriptToolThenText)
+	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode$`, w.runs)
+	sc.Step(`^the client asks "([^"]*)" in conversation "([^"]*)"$`, w.asks)
+}
+
+func (w *World) aClient(style string) error {
+	w.client = map[string]any{
+		"handle": w.handle("c"), "baseUrl": w.route.BaseURL(), "style": style,
+		"model": "conformance-model", "apiKey": "test-key",
+	}
+	return nil
+}
+
+func (w *World) aClientWithParams(style string, doc *godog.DocString) error {
+	if err := w.aClient(style); err != nil {
+		return err
+	}
+	return w.requestParams(doc)
+}
+
+func (w *World) setClient(key string, v any) error {
+	if w.client == nil {
+		return fmt.Errorf("harness: scenario sets %q before naming a client", key)
+	}
+	if w.clientReady {
+		return fmt.Errorf("harness: scenario sets %q after the client was created", key)
+	}
+	w.client[key] = v
+	return nil
+}
+
+func (w *World) requestParams(doc *godog.DocString) error {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(doc.Content), &m); err != nil {
+		return fmt.Errorf("harness: request params are not a JSON object: %w", err)
+	}
+	return w.setClient("requestParams", m)
+}
+
+func (w *World) transform() map[string]any {
+	t, _ := w.client["bodyTransform"].(map[string]any)
+	if t == nil {
+		t = map[string]any{}
+		_ = w.setClient("bodyTransform", t)
+	}
+	return t
+}
+
+func (w *World) transformRecords() error {
+	if w.client == nil {
+		return fmt.Errorf("harness: body transform before a client")
+	}
+	w.transform()
+	return nil
+}
+
+func (w *World) transformDeleteSet(del, key, val string) error {
+	if err := w.transformRecords(); err != nil {
+		return err
+	}
+	t := w.transform()
+	t["delete"] = []any{del}
+	t["set"] = map[string]any{key: val}
+	return nil
+}
+
+func (w *World) transformAppend(suffix string) error {
+	if err := w.transformRecords(); err != nil {
+		return err
+	}
+	w.transform()["appendToLastUser"] = suffix
+	return nil
+}
+
+func (w *World) transformNull() error {
+	if err := w.transformRecords(); err != nil {
+		return err
+	}
+	w.transform()["returnNull"] = true
+	return nil
+}
+
+func (w *World) hook() map[string]any {
+	h, _ := w.client["beforeLLM"].(map[string]any)
+	if h == nil {
+		h = map[string]any{}
+		_ = w.setClient("beforeLLM", h)
+	}
+	return h
+}
+
+func (w *World) hookReplaces(content string) error {
+	if w.client == nil {
+		return fmt.Errorf("harness: hook before a client")
+	}
+	w.hook()["setLastUserContent"] = content
+	return nil
+}
+
+func (w *World) hookEmptyTools() error {
+	if w.client == nil {
+		return fmt.Errorf("harness: hook before a client")
+	}
+	w.hook()["tools"] = []any{}
+	return nil
+}
+
+func (w *World) recordingHTTP() error { return w.setClient("httpClient", "recording") }
+
+func (w *World) hostStore() error { return w.setClient("store", "host") }
+
+// echoTool is the host tool scenarios hand the model; its output is recognisable on the wire.
+func echoTool(name string) map[string]any {
+	return map[string]any{
+		"name": name, "description": "returns a fixed text",
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}},
+		"output":      name + "-output",
+	}
+}
+
+func (w *World) toolkitWithHostTool(name string) error {
+	h := w.handle("t")
+	if _, err := w.must("toolkit.create", map[string]any{"handle": h, "extraTools": []any{echoTool(name)}}); err != nil {
+		return err
+	}
+	w.toolkit = h
+	w.toolkits = append(w.toolkits, h)
+	return nil
+}
+
+func (w *World) emptyToolkit() error {
+	h := w.handle("t")
+	if _, err := w.must("toolkit.create", map[string]any{"handle": h}); err != nil {
+		return err
+	}
+	w.toolkit = h
+	w.toolkits = append(w.toolkits, h)
+	return nil
+}
+
+func (w *World) scriptToolThenText(tool, text string) error {
+	w.route.Script(
+		llm.Reply{ToolCalls: []llm.ToolCall{{Name: tool, Args: map[string]any{"text": "from the model"}}}},
+		llm.Reply{Text: text},
+	)
+	return nil
+}
+
+// ensureClient sends client.create once, with everything the Given steps collected.
+func (w *World) ensureClient() error {
+	if w.client == nil {
+		return fmt.Errorf("harness: scenario uses a client it never described")
+	}
+	if w.clientReady {
+		return nil
+	}
+	if _, err := w.must("client.create", w.client); err != nil {
+		return err
+	}
+	w.clientReady = true
+	return nil
+}
+
+func (w *World) runs(prompt, mode string) error {
+	if err := w.ensureClient(); err != nil {
+		return err
+	}
+	args := map[string]any{"client": w.client["handle"], "prompt": prompt, "stream": mode == "stream"}
+	if w.toolkit != "" {
+		args["toolkit"] = w.toolkit
+	}
+	r, err := w.call("client.run", args)
+	if err != nil {
+		return err
+	}
+	if r.OK {
+		w.results = append(w.results, r.Result)
+	}
+	return nil
+}
+
+func (w *World) asks(prompt, id string) error {
+	if err := w.ensureClient(); err != nil {
+		return err
+	}
+	args := map[string]any{"client": w.client["handle"], "prompt": prompt, "id": id}
+	if w.toolkit != "" {
+		args["toolkit"] = w.toolkit
+	}
+	r, err := w.call("client.ask", args)
+	if err != nil {
+		return err
+	}
+	if r.OK {
+		w.results = append(w.results, r.Result)
+	}
+	return nil
+}

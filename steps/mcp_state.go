@@ -1,0 +1,162 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"toolnexus-conformance/fakes/faults"
+	mcpfake "toolnexus-conformance/fakes/mcp"
+)
+
+// mcpState is the MCP side of one scenario: the fakes it started and the config it builds.
+type mcpState struct {
+	servers  map[string]map[string]any // the config's servers, by name
+	asFile   bool
+	closers  []func()
+	http     map[string]*mcpfake.HTTPServer
+	hangs    map[string]*faults.Hang
+	fallback map[string]*faults.SSEFallback
+	pidFiles map[string]string
+}
+
+func newMCPState() *mcpState {
+	return &mcpState{
+		servers:  map[string]map[string]any{},
+		http:     map[string]*mcpfake.HTTPServer{},
+		hangs:    map[string]*faults.Hang{},
+		fallback: map[string]*faults.SSEFallback{},
+		pidFiles: map[string]string{},
+	}
+}
+
+func (m *mcpState) close() {
+	for i := len(m.closers) - 1; i >= 0; i-- {
+		m.closers[i]()
+	}
+	m.closers = nil
+}
+
+// stdioServer returns the config of a stdio fake that writes its PID to a file.
+func (w *World) stdioServer(name string) map[string]any {
+	pid := filepath.Join(w.dir, "stdio-"+name+".pid")
+	w.mcp.pidFiles[name] = pid
+	argv := append(append([]string(nil), w.env.StdioArgv...), "--pid-file", pid)
+	args := make([]any, 0, len(argv)-1)
+	for _, a := range argv[1:] {
+		args = append(args, a)
+	}
+	return map[string]any{"command": argv[0], "args": args}
+}
+
+func (w *World) streamableServer(name string) (map[string]any, error) {
+	s, err := mcpfake.StartStreamable()
+	if err != nil {
+		return nil, fmt.Errorf("harness: fake MCP server: %w", err)
+	}
+	w.mcp.http[name] = s
+	w.mcp.closers = append(w.mcp.closers, s.Close)
+	return map[string]any{"url": s.URL()}, nil
+}
+
+func (w *World) sseOnlyServer(name string) (map[string]any, error) {
+	s, err := mcpfake.StartSSE()
+	if err != nil {
+		return nil, fmt.Errorf("harness: fake SSE MCP server: %w", err)
+	}
+	w.mcp.http[name] = s
+	w.mcp.closers = append(w.mcp.closers, s.Close)
+	return map[string]any{"url": s.URL()}, nil
+}
+
+func (w *World) hangServer(name string) (map[string]any, error) {
+	h, err := faults.StartHang()
+	if err != nil {
+		return nil, fmt.Errorf("harness: hang server: %w", err)
+	}
+	w.mcp.hangs[name] = h
+	w.mcp.closers = append(w.mcp.closers, h.Close)
+	return map[string]any{"url": h.URL()}, nil
+}
+
+// configArg is the mcpConfig protocol argument: inline, or a file the scenario wrote.
+func (w *World) configArg() (map[string]any, error) {
+	servers := map[string]any{}
+	for k, v := range w.mcp.servers {
+		servers[k] = v
+	}
+	doc := map[string]any{"mcpServers": servers}
+	if !w.mcp.asFile {
+		return map[string]any{"inline": doc}, nil
+	}
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	path := filepath.Join(w.dir, "mcp.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return nil, fmt.Errorf("harness: writing %s: %w", path, err)
+	}
+	return map[string]any{"file": path}, nil
+}
+
+// loadFixture renders a shared fixture config: a server whose url is "{{FAKE_HTTP}}" gets a
+// streamable fake, one whose command is "{{FAKE_STDIO}}" gets the stdio fake.
+func (w *World) loadFixture(name string) error {
+	path := filepath.Join(w.env.Root, "fixtures", "mcp", name)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("harness: fixture %s: %w", name, err)
+	}
+	var doc struct {
+		McpServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("harness: fixture %s is not valid JSON: %w", name, err)
+	}
+	if len(doc.McpServers) == 0 {
+		return fmt.Errorf("harness: fixture %s has no mcpServers", name)
+	}
+	for srv, cfg := range doc.McpServers {
+		switch {
+		case cfg["url"] == "{{FAKE_HTTP}}":
+			base, err := w.streamableServer(srv)
+			if err != nil {
+				return err
+			}
+			cfg["url"] = base["url"]
+		case cfg["command"] == "{{FAKE_STDIO}}":
+			for k, v := range w.stdioServer(srv) {
+				cfg[k] = v
+			}
+		}
+		w.mcp.servers[srv] = cfg
+	}
+	return nil
+}
+
+// waitFor polls cond until it holds or the grace period ends; it bounds every wait.
+func waitFor(grace time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(grace)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func readPID(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	var pid int
+	if _, err := fmt.Sscan(strings.TrimSpace(string(b)), &pid); err != nil {
+		return 0, fmt.Errorf("pid file %s holds %q", path, b)
+	}
+	return pid, nil
+}

@@ -1,0 +1,314 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+
+	"toolnexus-conformance/fakes/faults"
+	mcpfake "toolnexus-conformance/fakes/mcp"
+)
+
+// exitGrace is how long a port may take, after a call returns, to finish reaping.
+const exitGrace = 3 * time.Second
+
+func (w *World) registerMCPSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP) with the tools filter (.+)$`, w.mcpServerFiltered)
+	sc.Step(`^a hung MCP server "([^"]*)"$`, w.hungServer)
+	sc.Step(`^a hung MCP server "([^"]*)" with a timeout of (\d+) ms$`, w.hungServerTimeout)
+	sc.Step(`^a slow MCP server "([^"]*)" that answers after (\d+) s$`, w.slowServer)
+	sc.Step(`^an MCP server "([^"]*)" that refuses streamable HTTP and hangs on SSE, with a timeout of (\d+) ms$`, w.fallbackHangServer)
+	sc.Step(`^an unreachable MCP server "([^"]*)"$`, w.unreachableServer)
+	sc.Step(`^a disabled MCP server "([^"]*)"$`, w.disabledServer)
+	sc.Step(`^the shared fixture config "([^"]*)"$`, w.loadFixture)
+	sc.Step(`^the MCP config is written to a file$`, w.configAsFile)
+	sc.Step(`^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`, w.mcpAction)
+	sc.Step(`^the tools are exactly (.+)$`, w.toolsExactly)
+	sc.Step(`^the tools match the fixture "([^"]*)"$`, w.toolsMatchFixture)
+	sc.Step(`^server "([^"]*)" is (connected|failed|disabled)$`, w.serverStatus)
+	sc.Step(`^the inventory of "([^"]*)" lists exactly (.+) with the fake's descriptions and input schemas$`, w.inventoryLists)
+	sc.Step(`^the stdio server of "([^"]*)" is gone$`, w.stdioGone)
+	sc.Step(`^the fake "([^"]*)" saw no connection attempt$`, w.sawNoConnection)
+	sc.Step(`^the fake "([^"]*)" saw the client reach its SSE endpoint$`, w.sawSSE)
+	sc.Step(`^the fake "([^"]*)" has no open connection$`, w.noOpenConnection)
+}
+
+func (w *World) mcpServer(name, transport string) error {
+	var cfg map[string]any
+	var err error
+	switch transport {
+	case "stdio":
+		cfg = w.stdioServer(name)
+	case "streamable HTTP":
+		cfg, err = w.streamableServer(name)
+	case "SSE only":
+		cfg, err = w.sseOnlyServer(name)
+	}
+	if err != nil {
+		return err
+	}
+	w.mcp.servers[name] = cfg
+	return nil
+}
+
+func (w *World) mcpServerFiltered(name, transport, filter string) error {
+	var tools map[string]any
+	if err := json.Unmarshal([]byte(filter), &tools); err != nil {
+		return fmt.Errorf("harness: tools filter %s is not a JSON object: %w", filter, err)
+	}
+	if err := w.mcpServer(name, transport); err != nil {
+		return err
+	}
+	w.mcp.servers[name]["tools"] = tools
+	return nil
+}
+
+func (w *World) hungServer(name string) error {
+	cfg, err := w.hangServer(name)
+	if err != nil {
+		return err
+	}
+	w.mcp.servers[name] = cfg
+	return nil
+}
+
+func (w *World) hungServerTimeout(name string, ms int) error {
+	if err := w.hungServer(name); err != nil {
+		return err
+	}
+	w.mcp.servers[name]["timeout"] = ms
+	return nil
+}
+
+func (w *World) slowServer(name string, secs int) error {
+	s, err := faults.StartSlow(time.Duration(secs) * time.Second)
+	if err != nil {
+		return fmt.Errorf("harness: slow server: %w", err)
+	}
+	w.mcp.closers = append(w.mcp.closers, s.Close)
+	w.mcp.servers[name] = map[string]any{"url": s.URL()}
+	return nil
+}
+
+func (w *World) fallbackHangServer(name string, ms int) error {
+	f, err := faults.StartSSEFallbackHang()
+	if err != nil {
+		return fmt.Errorf("harness: SSE fallback server: %w", err)
+	}
+	w.mcp.fallback[name] = f
+	w.mcp.closers = append(w.mcp.closers, f.Close)
+	w.mcp.servers[name] = map[string]any{"url": f.URL(), "timeout": ms}
+	return nil
+}
+
+func (w *World) unreachableServer(name string) error {
+	url, err := faults.ClosedPort()
+	if err != nil {
+		return fmt.Errorf("harness: closed port: %w", err)
+	}
+	w.mcp.servers[name] = map[string]any{"url": url, "timeout": 2000}
+	return nil
+}
+
+// disabledServer points at a counting listener, so any connection attempt is seen.
+func (w *World) disabledServer(name string) error {
+	cfg, err := w.hangServer(name)
+	if err != nil {
+		return err
+	}
+	cfg["enabled"] = false
+	w.mcp.servers[name] = cfg
+	return nil
+}
+
+func (w *World) configAsFile() error { w.mcp.asFile = true; return nil }
+
+func (w *World) mcpAction(action, limit, ms string) error {
+	cfg, err := w.configArg()
+	if err != nil {
+		return err
+	}
+	args := map[string]any{"mcpConfig": cfg}
+	if ms != "" {
+		n, _ := strconv.Atoi(ms)
+		if limit == "cancel after" {
+			args["cancelAfterMs"] = n
+		} else {
+			args["deadlineMs"] = n
+		}
+	}
+	op := "mcp.load"
+	switch action {
+	case "loaded without a context":
+		args["context"] = false
+	case "listed":
+		op = "mcp.list"
+	case "built into a toolkit":
+		op = "toolkit.create"
+		h := w.handle("t")
+		args["handle"] = h
+		w.toolkit = h
+		w.toolkits = append(w.toolkits, h)
+	}
+	_, err = w.call(op, args)
+	return err
+}
+
+// okResult is the last call's result, or why there is none.
+func (w *World) okResult() (map[string]any, error) {
+	if err := w.callSucceeds(); err != nil {
+		return nil, err
+	}
+	return w.last.Result, nil
+}
+
+func (w *World) toolNames() ([]string, error) {
+	r, err := w.okResult()
+	if err != nil {
+		return nil, err
+	}
+	list, _ := r["tools"].([]any)
+	names := []string{}
+	for _, v := range list {
+		s, _ := v.(string)
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func (w *World) toolsExactly(list string) error {
+	want := splitList(list)
+	sort.Strings(want)
+	got, err := w.toolNames()
+	if err != nil {
+		return err
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("tool names differ (-want +got):\n%s", d)
+	}
+	return nil
+}
+
+func (w *World) toolsMatchFixture(name string) error {
+	b, err := readFixture(w.env.Root, name)
+	if err != nil {
+		return err
+	}
+	var want []string
+	if err := json.Unmarshal(b, &want); err != nil {
+		return fmt.Errorf("harness: fixture %s is not a JSON list of names: %w", name, err)
+	}
+	sort.Strings(want)
+	got, err := w.toolNames()
+	if err != nil {
+		return err
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("tool names differ from fixture %s (-want +got):\n%s", name, d)
+	}
+	return nil
+}
+
+func (w *World) serverStatus(name, want string) error {
+	r, err := w.okResult()
+	if err != nil {
+		return err
+	}
+	status, _ := r["status"].(map[string]any)
+	if got, _ := status[name].(string); got != want {
+		return fmt.Errorf("server %q is %q; want %q (status: %v)", name, got, want, status)
+	}
+	return nil
+}
+
+func (w *World) inventoryLists(server, list string) error {
+	r, err := w.okResult()
+	if err != nil {
+		return err
+	}
+	tools, _ := r["tools"].(map[string]any)
+	infos, ok := tools[server].([]any)
+	if !ok {
+		return fmt.Errorf("the inventory has no list for %q (servers: %v)", server, keysOf(tools))
+	}
+	want := splitList(list)
+	sort.Strings(want)
+	var got []string
+	for _, v := range infos {
+		info, _ := v.(map[string]any)
+		name, _ := info["name"].(string)
+		got = append(got, name)
+		if s := mcpfake.Schema(name); s != nil {
+			if d := cmp.Diff(s, info["inputSchema"]); d != "" {
+				return fmt.Errorf("tool %q: input schema differs from the fake's (-fake +reported):\n%s", name, d)
+			}
+			if desc := mcpfake.Description(name); info["description"] != desc {
+				return fmt.Errorf("tool %q: description %v; the fake says %q", name, info["description"], desc)
+			}
+		}
+	}
+	sort.Strings(got)
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("inventory of %q differs (-want +got):\n%s", server, d)
+	}
+	return nil
+}
+
+func (w *World) stdioGone(name string) error {
+	path, ok := w.mcp.pidFiles[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
+	}
+	pid, err := readPID(path)
+	if err != nil {
+		return fmt.Errorf("the stdio server of %q never started (no PID file): %v", name, err)
+	}
+	if !waitFor(exitGrace, func() bool { return mcpfake.ProcessGone(pid) }) {
+		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, exitGrace)
+	}
+	return nil
+}
+
+func (w *World) sawNoConnection(name string) error {
+	h, ok := w.mcp.hangs[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a counting fake of this scenario", name)
+	}
+	if n := h.Accepted(); n != 0 {
+		return fmt.Errorf("the fake %q accepted %d connections; want none", name, n)
+	}
+	return nil
+}
+
+func (w *World) sawSSE(name string) error {
+	f, ok := w.mcp.fallback[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not an SSE-fallback fake of this scenario", name)
+	}
+	if f.SSEGets() == 0 {
+		return fmt.Errorf("the fake %q saw %d POSTs and no GET on its SSE endpoint: the fallback was never tried", name, f.Posts())
+	}
+	return nil
+}
+
+func (w *World) noOpenConnection(name string) error {
+	var open func() int
+	if h, ok := w.mcp.http[name]; ok {
+		open = h.Open
+	} else if h, ok := w.mcp.hangs[name]; ok {
+		open = h.Open
+	} else {
+		return fmt.Errorf("harness: %q has no connection counter", name)
+	}
+	if !waitFor(exitGrace, func() bool { return open() == 0 }) {
+		return fmt.Errorf("the fake %q still has %d open connections %s after the call returned", name, open(), exitGrace)
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+func (w *World) registerOutcomeSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the call succeeds$`, w.callSucceeds)
+	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
+	sc.Step(`^the call returns within (\d+) ms$`, w.callWithin)
+	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
+	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
+	sc.Step(`^the recording HTTP client carried every LLM request$`, w.recorderCarriedAll)
+	sc.Step(`^the run made (\d+) LLM requests?$`, w.llmRequestCount)
+}
+
+func (w *World) callSucceeds() error {
+	if w.last == nil {
+		return fmt.Errorf("harness: no call was made")
+	}
+	if !w.last.OK {
+		return fmt.Errorf("%s failed: %s: %s", w.lastOp, w.last.Error.Kind, w.last.Error.Message)
+	}
+	return nil
+}
+
+func (w *World) callFailsWith(kind string) error {
+	if w.last == nil {
+		return fmt.Errorf("harness: no call was made")
+	}
+	if w.last.OK {
+		return fmt.Errorf("%s succeeded; want an error of kind %q (result %v)", w.lastOp, kind, w.last.Result)
+	}
+	if w.last.Error.Kind != kind {
+		return fmt.Errorf("%s failed with kind %q (%s); want %q", w.lastOp, w.last.Error.Kind, w.last.Error.Message, kind)
+	}
+	return nil
+}
+
+// callWithin is used only where the ADR pins a bound (a cancel returns in well under 2 s).
+func (w *World) callWithin(ms int) error {
+	if w.last == nil {
+		return fmt.Errorf("harness: no call was made")
+	}
+	if limit := time.Duration(ms) * time.Millisecond; w.lastElapsed > limit {
+		return fmt.Errorf("%s took %s; the ADR bound is %s", w.lastOp, w.lastElapsed.Round(time.Millisecond), limit)
+	}
+	return nil
+}
+
+func (w *World) warningsName(word string) error {
+	for _, l := range w.warnings {
+		if strings.Contains(l, `"`+word+`"`) || strings.Contains(l, "'"+word+"'") {
+			return nil
+		}
+	}
+	return fmt.Errorf("no warning names %q; warnings were: %q", word, w.warnings)
+}
+
+func (w *World) noWarningNames(word string) error {
+	for _, l := range w.warnings {
+		if strings.Contains(l, word) {
+			return fmt.Errorf("a warning names %q: %q", word, l)
+		}
+	}
+	return nil
+}
+
+// recorderCarriedAll compares the adapter's recording client count with what the fake saw.
+func (w *World) recorderCarriedAll() error {
+	seen := len(w.route.Requests())
+	if seen == 0 {
+		return fmt.Errorf("the fake LLM saw no request")
+	}
+	carried := 0
+	for _, r := range w.results {
+		carried += asInt(r["httpRequests"])
+	}
+	if carried != seen {
+		return fmt.Errorf("the recording HTTP client carried %d requests; the fake LLM received %d", carried, seen)
+	}
+	return nil
+}
+
+func (w *World) llmRequestCount(n int) error {
+	if got := len(w.route.Requests()); got != n {
+		return fmt.Errorf("the fake LLM received %d requests; want %d", got, n)
+	}
+	return nil
+}
+
+func asInt(v any) int {
+	switch n := v.(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	}
+	return 0
+}

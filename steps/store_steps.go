@@ -1,0 +1,79 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cucumber/godog"
+)
+
+func (w *World) registerStoreSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the store accessor returns the host-supplied store$`, w.storeIdentity)
+	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, w.storeGet)
+	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, w.storeSave)
+	sc.Step(`^the conversation is empty$`, w.conversationEmpty)
+	sc.Step(`^the conversation carries, in order, the messages (.+)$`, w.conversationCarries)
+}
+
+func (w *World) storeIdentity() error {
+	if err := w.ensureClient(); err != nil {
+		return err
+	}
+	r, err := w.must("store.identity", map[string]any{"client": w.client["handle"]})
+	if err != nil {
+		return err
+	}
+	if same, _ := r["same"].(bool); !same {
+		return fmt.Errorf("the store accessor does not return the instance passed in the options")
+	}
+	return nil
+}
+
+func (w *World) storeGet(id string) error {
+	if err := w.ensureClient(); err != nil {
+		return err
+	}
+	r, err := w.must("store.get", map[string]any{"client": w.client["handle"], "id": id})
+	if err != nil {
+		return err
+	}
+	w.stored = r
+	return nil
+}
+
+func (w *World) storeSave(id string, doc *godog.DocString) error {
+	if err := w.ensureClient(); err != nil {
+		return err
+	}
+	var msgs []any
+	if err := json.Unmarshal([]byte(doc.Content), &msgs); err != nil {
+		return fmt.Errorf("harness: messages are not a JSON list: %w", err)
+	}
+	_, err := w.must("store.save", map[string]any{"client": w.client["handle"], "id": id, "messages": msgs})
+	return err
+}
+
+func (w *World) conversationEmpty() error {
+	if w.stored == nil {
+		return fmt.Errorf("harness: no conversation was read")
+	}
+	if msgs, _ := w.stored["messages"].([]any); len(msgs) != 0 {
+		return fmt.Errorf("the conversation holds %d messages; want none", len(msgs))
+	}
+	return nil
+}
+
+func (w *World) conversationCarries(list string) error {
+	if w.stored == nil {
+		return fmt.Errorf("harness: no conversation was read")
+	}
+	msgs, ok := w.stored["messages"].([]any)
+	if !ok {
+		return fmt.Errorf("the store accessor returned no conversation")
+	}
+	var texts []string
+	for _, m := range msgs {
+		texts = append(texts, messageText(m))
+	}
+	return inOrder(texts, quotedList(list), "the stored conversation")
+}

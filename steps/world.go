@@ -1,0 +1,192 @@
+// Package steps holds the godog step definitions. Steps speak only the adapter protocol
+// and read what the fakes recorded; all per-scenario state lives in one World.
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"toolnexus-conformance/fakes/llm"
+	"toolnexus-conformance/internal/adapter"
+)
+
+// Env is what every scenario of one port's run shares.
+type Env struct {
+	Port string
+	// Adapter returns a live adapter, replacing a broken one.
+	Adapter func() (*adapter.Process, error)
+	LLM     *llm.Server
+	// StdioArgv starts the fake stdio MCP server; "--pid-file <path>" is appended.
+	StdioArgv []string
+	Root      string
+	// UpdateGolden rewrites fixtures/golden from this run (only the Go reference should).
+	UpdateGolden bool
+	// ScenarioTimeout bounds every scenario; calls in flight are abandoned after it.
+	ScenarioTimeout time.Duration
+	// Report receives each scenario's outcome.
+	Report func(Outcome)
+	seq    atomic.Int64
+}
+
+// Outcome is one scenario's result with its evidence.
+type Outcome struct {
+	Scenario string
+	URI      string
+	Tags     []string
+	Status   string // pass | fail | unsupported
+	Message  string
+	Bodies   []map[string]any
+	Stderr   string
+	Elapsed  time.Duration
+}
+
+// Unsupported marks a step the port (or its adapter) cannot express.
+type Unsupported struct{ Op, Message string }
+
+func (u *Unsupported) Error() string { return fmt.Sprintf("unsupported: %s: %s", u.Op, u.Message) }
+
+// World is one scenario's state.
+type World struct {
+	env    *Env
+	ctx    context.Context
+	cancel context.CancelFunc
+	id     int64
+	dir    string
+	route  *llm.Route
+
+	client      map[string]any // client.create args, sent on first use
+	clientReady bool
+	toolkit     string
+	toolkits    []string
+
+	mcp *mcpState
+
+	last        *adapter.Response
+	lastOp      string
+	lastElapsed time.Duration
+	warnings    []string
+	results     []map[string]any // results of client.run / client.ask
+	stored      map[string]any   // last store.get result
+}
+
+// Register binds every step to a fresh World; godog calls it once per scenario.
+func Register(env *Env) func(*godog.ScenarioContext) {
+	return func(sc *godog.ScenarioContext) {
+		w := &World{env: env}
+		var started time.Time
+		var stderrMark int64
+		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+			started = time.Now()
+			if env.ScenarioTimeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, env.ScenarioTimeout)
+				w.cancel = cancel
+			}
+			w.ctx = ctx
+			w.id = env.seq.Add(1)
+			w.route = env.LLM.NewRoute()
+			w.mcp = newMCPState()
+			dir, err := os.MkdirTemp("", "conformance-scenario-")
+			if err != nil {
+				return ctx, fmt.Errorf("harness: temp dir: %w", err)
+			}
+			w.dir = dir
+			if p, err := env.Adapter(); err == nil {
+				stderrMark = p.MarkStderr()
+			}
+			return ctx, nil
+		})
+		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+			o := Outcome{Scenario: s.Name, URI: s.Uri, Status: "pass", Elapsed: time.Since(started)}
+			for _, t := range s.Tags {
+				o.Tags = append(o.Tags, strings.TrimPrefix(t.Name, "@"))
+			}
+			var u *Unsupported
+			switch {
+			case err == nil:
+			case errors.As(err, &u):
+				o.Status, o.Message = "unsupported", u.Error()
+			default:
+				o.Status, o.Message = "fail", err.Error()
+			}
+			for _, r := range w.route.Requests() {
+				o.Bodies = append(o.Bodies, r.Body)
+			}
+			if p, perr := env.Adapter(); perr == nil && o.Status != "pass" {
+				o.Stderr = p.StderrSince(stderrMark)
+			}
+			w.cleanup()
+			if w.cancel != nil {
+				w.cancel()
+			}
+			if env.Report != nil {
+				env.Report(o)
+			}
+			return ctx, nil
+		})
+		w.registerClientSteps(sc)
+		w.registerBodySteps(sc)
+		w.registerMCPSteps(sc)
+		w.registerStoreSteps(sc)
+		w.registerOutcomeSteps(sc)
+		w.registerGoldenSteps(sc)
+	}
+}
+
+// handle names an adapter object uniquely for this run.
+func (w *World) handle(kind string) string {
+	return fmt.Sprintf("%s%d_%d", kind, w.id, w.env.seq.Add(1))
+}
+
+// call sends one request and keeps its response; a port-level error is not a Go error
+// here, so "then it fails with …" steps can judge it. Unsupported always stops the scenario.
+func (w *World) call(op string, args map[string]any) (*adapter.Response, error) {
+	p, err := w.env.Adapter()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	r, err := p.Call(w.ctx, op, args)
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
+	w.warnings = append(w.warnings, r.Warnings...)
+	if !r.OK && r.Error.Kind == "unsupported" {
+		return r, &Unsupported{Op: op, Message: r.Error.Message}
+	}
+	return r, nil
+}
+
+// must is call for set-up steps: any port error fails the step.
+func (w *World) must(op string, args map[string]any) (map[string]any, error) {
+	r, err := w.call(op, args)
+	if err != nil {
+		return nil, err
+	}
+	if !r.OK {
+		return nil, fmt.Errorf("%s failed: %s: %s", op, r.Error.Kind, r.Error.Message)
+	}
+	return r.Result, nil
+}
+
+// cleanup closes what the scenario opened, in the adapter and in the fakes.
+func (w *World) cleanup() {
+	if p, err := w.env.Adapter(); err == nil && !p.IsBroken() {
+		for _, tk := range w.toolkits {
+			_, _ = p.Call(context.Background(), "toolkit.close", map[string]any{"toolkit": tk})
+		}
+	}
+	w.mcp.close()
+	if w.dir != "" {
+		_ = os.RemoveAll(w.dir)
+	}
+}
