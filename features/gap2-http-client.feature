@@ -37,10 +37,10 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
 
   @A5.1
   Scenario: MCP traffic does not go through the injected client
-    Given an MCP server "srv" over streamable HTTP
-    And the MCP config is built into a toolkit
-    And an openai client
+    Given an openai client
     And a recording HTTP client
+    And an MCP server "srv" over streamable HTTP
+    And the MCP config is built into a toolkit
     And the fake LLM first calls the tool "srv_a" and then answers "done"
     When the client runs "use the MCP tool" in run mode
     Then the call succeeds

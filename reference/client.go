@@ -61,16 +61,16 @@ type Hooks struct {
 
 // BeforeLLMEvent is what BeforeLLM sees; Turn counts from 0.
 type BeforeLLMEvent struct {
-	Messages []any
-	Tools    []any
+	Messages []any // the transcript about to be sent
+	Tools    []any // the tool definitions about to be sent, in the style's shape
 	Model    string
 	Turn     int
 }
 
 // LLMOverride replaces each non-nil field for this and later turns; an empty non-nil slice counts.
 type LLMOverride struct {
-	Messages []any
-	Tools    []any
+	Messages []any // replaces the transcript when non-nil
+	Tools    []any // replaces the tool list when non-nil; empty drops the tools keys (Gap 5)
 }
 
 // ToolCall records one tool call the model made and what the tool returned.
@@ -91,11 +91,11 @@ type Usage struct {
 
 // RunResult is the outcome of one run.
 type RunResult struct {
-	Text          string     `json:"text"`
-	Messages      []any      `json:"messages"`
-	ToolCalls     []ToolCall `json:"toolCalls"`
-	ToolCallCount int        `json:"toolCallCount"`
-	Turns         int        `json:"turns"`
+	Text          string     `json:"text"`          // the final answer
+	Messages      []any      `json:"messages"`      // the whole transcript, fit to pass back as history
+	ToolCalls     []ToolCall `json:"toolCalls"`     // every call, in order
+	ToolCallCount int        `json:"toolCallCount"` // len(ToolCalls)
+	Turns         int        `json:"turns"`         // model calls made
 	Usage         Usage      `json:"usage"`
 	Model         string     `json:"model"`
 	// Status is "done", or "incomplete" when MaxTurns ran out with tool calls pending.
@@ -106,16 +106,16 @@ type RunResult struct {
 
 // StreamEvent is one event of a streamed run: text, tool_call, tool_result, usage, done or error.
 type StreamEvent struct {
-	Type    string
-	Delta   string
-	Name    string
-	ID      string
-	Args    map[string]any
-	Output  string
-	IsError bool
-	Usage   *Usage
-	Result  *RunResult
-	Err     error
+	Type    string         // text | tool_call | tool_result | usage | done | error
+	Delta   string         // text: the new fragment
+	Name    string         // tool_call, tool_result: the tool
+	ID      string         // tool_call, tool_result: the call id
+	Args    map[string]any // tool_call: the parsed arguments
+	Output  string         // tool_result: what the tool returned
+	IsError bool           // tool_result: whether the tool failed
+	Usage   *Usage         // usage, done: the run's usage so far
+	Result  *RunResult     // done: the final result
+	Err     error          // error: why the run ended
 }
 
 // Client runs the tool-calling loop against one LLM endpoint.
@@ -382,7 +382,7 @@ func (c *Client) exchange(ctx context.Context, url string, headers map[string]st
 			rep, err = c.wire.decode(raw)
 		}
 	}
-	if false {
+	if err != nil && ctx.Err() != nil {
 		return reply{}, ctx.Err() // the caller's cancel, not the broken read it caused
 	}
 	return rep, err

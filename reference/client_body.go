@@ -156,7 +156,7 @@ func (c *Client) pause(ctx context.Context, attempt int, retryAfter string) erro
 	if base <= 0 {
 		base = 500
 	}
-	d := time.Duration(base<<attempt+rand.IntN(100)) * time.Millisecond
+	d := time.Duration(base<<min(attempt, 16)+rand.IntN(100)) * time.Millisecond
 	if s := strings.TrimSpace(retryAfter); s != "" && strings.Trim(s, "0123456789") == "" {
 		if n, err := strconv.Atoi(s); err == nil {
 			d = time.Duration(n) * time.Second

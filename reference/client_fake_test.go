@@ -40,6 +40,7 @@ type fakeLLM struct {
 	answered int
 	fail     int  // answer this many requests with 503 first
 	hang     bool // never answer; wait for the client to give up
+	stall    bool // send headers and a first fragment, then wait for the client to give up
 }
 
 func newFakeLLM(t *testing.T, script ...fakeTurn) *fakeLLM {
@@ -71,7 +72,7 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.reqs = append(f.reqs, captured{Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	failing, hang := f.fail > 0, f.hang
+	failing, hang, stall := f.fail > 0, f.hang, f.stall
 	if failing {
 		f.fail--
 	}
@@ -82,6 +83,16 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	switch {
 	case hang:
+		<-r.Context().Done()
+	case stall:
+		if body["stream"] == true {
+			w.Header().Set("Content-Type", "text/event-stream")
+			sse(w, "", map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": "par"}}}})
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"choices":[`)
+			w.(http.Flusher).Flush()
+		}
 		<-r.Context().Done()
 	case failing:
 		http.Error(w, "busy", http.StatusServiceUnavailable)

@@ -165,7 +165,7 @@ func TestCancelAbortsInFlight(t *testing.T) {
 			time.AfterFunc(50*time.Millisecond, cancel)
 			start := time.Now()
 			_, _, err := p.run(t, ctx, p.client(f, nil), "hi", nil)
-			if !errors.Is(err, context.Canceled) || err != context.Canceled {
+			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled unwrapped", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
@@ -178,15 +178,38 @@ func TestCancelAbortsInFlight(t *testing.T) {
 	}
 }
 
+// A cancel while the reply is being read also ends with context.Canceled, unwrapped.
+func TestCancelMidReply(t *testing.T) {
+	for _, p := range fourPaths {
+		t.Run(p.name, func(t *testing.T) {
+			f := newFakeLLM(t)
+			f.stall = true
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			_, _, err := p.run(t, ctx, p.client(f, nil), "hi", nil)
+			if err != context.Canceled {
+				t.Fatalf("err = %v, want context.Canceled unwrapped", err)
+			}
+		})
+	}
+}
+
 // TimeoutMs bounds the run and reports context.DeadlineExceeded.
 func TestTimeoutMs(t *testing.T) {
 	for _, p := range fourPaths {
 		t.Run(p.name, func(t *testing.T) {
 			f := newFakeLLM(t)
 			f.hang = true
-			_, _, err := p.run(t, context.Background(), p.client(f, func(o *ClientOptions) { o.TimeoutMs = 50 }), "hi", nil)
+			// The outer deadline only keeps a broken TimeoutMs from hanging the suite.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, _, err := p.run(t, ctx, p.client(f, func(o *ClientOptions) { o.TimeoutMs = 50 }), "hi", nil)
 			if err != context.DeadlineExceeded {
 				t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Fatalf("TimeoutMs 50 took %v", d)
 			}
 		})
 	}

@@ -43,9 +43,9 @@ func TestSSEFallbackThenHangEndsWithinServerTimeout(t *testing.T) { // G3.2
 	f := startRefuseThenHang(t)
 	good := startStreamable(t, "a")
 	start := time.Now()
-	src := loadOK(t, map[string]any{
-		"fallback": httpServer(f.URL(), map[string]any{"timeout": 500}),
-		"good":     httpServer(good.URL(), nil),
+	src := loadMcpOK(t, map[string]any{
+		"fallback": mcpHTTPEntry(f.URL(), map[string]any{"timeout": 500}),
+		"good":     mcpHTTPEntry(good.URL(), nil),
 	})
 	elapsed := time.Since(start)
 	if src.Status["fallback"] != StatusFailed || src.Status["good"] != StatusConnected {
@@ -57,17 +57,17 @@ func TestSSEFallbackThenHangEndsWithinServerTimeout(t *testing.T) { // G3.2
 	if elapsed < 400*time.Millisecond || elapsed > 1500*time.Millisecond {
 		t.Fatalf("load took %v, want about the 500 ms server timeout", elapsed)
 	}
-	if warningsContaining(warns(), `MCP server "fallback" failed: connect timed out after 500ms`) != 1 {
+	if countMcpWarnings(warns(), `MCP server "fallback" failed: connect timed out after 500ms`) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
 }
 
 func TestDeadlineBeatsSlowServer(t *testing.T) { // G3.3
-	f := startSlow(t, 5*time.Second, "a")
+	f := startSlowMcp(t, 5*time.Second, "a")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := LoadMcpWithContext(ctx, map[string]any{"slow": httpServer(f.URL(), nil)})
+	_, err := LoadMcpWithContext(ctx, map[string]any{"slow": mcpHTTPEntry(f.URL(), nil)})
 	if err != context.DeadlineExceeded || time.Since(start) > 2*time.Second {
 		t.Fatalf("got %v after %v; want context.DeadlineExceeded promptly", err, time.Since(start))
 	}
@@ -75,14 +75,14 @@ func TestDeadlineBeatsSlowServer(t *testing.T) { // G3.3
 
 func TestServerTimeoutIsolatedWithinBudget(t *testing.T) { // A1.1
 	warns := recordMcpWarnings(t)
-	slow := startSlow(t, 5*time.Second, "a")
+	slow := startSlowMcp(t, 5*time.Second, "a")
 	good := startStreamable(t, "a", "b")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	start := time.Now()
 	src, err := LoadMcpWithContext(ctx, map[string]any{
-		"slow": httpServer(slow.URL(), map[string]any{"timeout": 200}),
-		"good": httpServer(good.URL(), nil),
+		"slow": mcpHTTPEntry(slow.URL(), map[string]any{"timeout": 200}),
+		"good": mcpHTTPEntry(good.URL(), nil),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +91,11 @@ func TestServerTimeoutIsolatedWithinBudget(t *testing.T) { // A1.1
 	if src.Status["slow"] != StatusFailed || src.Status["good"] != StatusConnected {
 		t.Fatalf("status %v", src.Status)
 	}
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"good_a", "good_b"})
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"good_a", "good_b"})
 	if time.Since(start) > 2*time.Second {
 		t.Fatalf("took %v", time.Since(start))
 	}
-	if warningsContaining(warns(), `MCP server "slow" failed: `) != 1 {
+	if countMcpWarnings(warns(), `MCP server "slow" failed: `) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
 }
@@ -117,21 +117,21 @@ func TestCancelClosesServersAlreadyConnected(t *testing.T) { // G3.5 (HTTP side)
 		cancel()
 	}()
 	start := time.Now()
-	_, err := LoadMcpWithContext(ctx, map[string]any{"good": httpServer(good.URL(), nil), "hang": map[string]any{"url": url}})
+	_, err := LoadMcpWithContext(ctx, map[string]any{"good": mcpHTTPEntry(good.URL(), nil), "hang": map[string]any{"url": url}})
 	if err != context.Canceled || time.Since(start) > 5*time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(start))
 	}
-	eventually(t, 2*time.Second, "the good server's connections to close", func() bool { return good.open.Load() == 0 })
+	mcpEventually(t, 2*time.Second, "the good server's connections to close", func() bool { return good.open.Load() == 0 })
 }
 
 func TestAlreadyCancelledContext(t *testing.T) {
 	f := startStreamable(t, "a")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := LoadMcpWithContext(ctx, map[string]any{"s": httpServer(f.URL(), nil)}); err != context.Canceled {
+	if _, err := LoadMcpWithContext(ctx, map[string]any{"s": mcpHTTPEntry(f.URL(), nil)}); err != context.Canceled {
 		t.Fatalf("load: %v", err)
 	}
-	if _, err := ListMcpTools(ctx, map[string]any{"s": httpServer(f.URL(), nil)}); err != context.Canceled {
+	if _, err := ListMcpTools(ctx, map[string]any{"s": mcpHTTPEntry(f.URL(), nil)}); err != context.Canceled {
 		t.Fatalf("list: %v", err)
 	}
 	if f.conns.Load() != 0 {
@@ -142,7 +142,7 @@ func TestAlreadyCancelledContext(t *testing.T) {
 func TestUnreachableFailsFastWithReason(t *testing.T) {
 	warns := recordMcpWarnings(t)
 	start := time.Now()
-	src := loadOK(t, map[string]any{"gone": map[string]any{"url": closedURL(t)}})
+	src := loadMcpOK(t, map[string]any{"gone": map[string]any{"url": closedMcpURL(t)}})
 	if src.Status["gone"] != StatusFailed || time.Since(start) > 5*time.Second {
 		t.Fatalf("status %v after %v", src.Status, time.Since(start))
 	}

@@ -108,7 +108,7 @@ func connectServer(ctx context.Context, cfg ServerConfig) (*liveServer, error) {
 	return live, nil
 }
 
-// dial runs one connect attempt. The session lives on a context detached from budget (an
+// dialMcp runs one connect attempt. The session lives on a context detached from budget (an
 // SSE stream must outlast the connect call), but budget ending cancels it mid-attempt.
 func dialMcp(budget context.Context, mk func(life context.Context) (mcp.Transport, *mcpHTTP)) (*liveServer, error) {
 	life, end := context.WithCancel(context.WithoutCancel(budget))

@@ -45,7 +45,7 @@ func runStdioFake(mode string) int {
 	return 0
 }
 
-var fakeSchema = map[string]any{
+var fakeMcpSchema = map[string]any{
 	"type":       "object",
 	"properties": map[string]any{"x": map[string]any{"type": "string"}},
 	"required":   []any{"x"},
@@ -55,12 +55,12 @@ var fakeSchema = map[string]any{
 func newFakeMcpServer(names ...string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "1"}, nil)
 	for _, name := range names {
-		s.AddTool(&mcp.Tool{Name: name, Description: "tool " + name, InputSchema: fakeSchema}, fakeHandler(name))
+		s.AddTool(&mcp.Tool{Name: name, Description: "tool " + name, InputSchema: fakeMcpSchema}, fakeMcpHandler(name))
 	}
 	return s
 }
 
-func fakeHandler(name string) mcp.ToolHandler {
+func fakeMcpHandler(name string) mcp.ToolHandler {
 	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		text := func(parts ...string) []mcp.Content {
 			var out []mcp.Content
@@ -84,8 +84,8 @@ func fakeHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// fakeHTTP is a loopback HTTP fake that records requests and counts connections.
-type fakeHTTP struct {
+// fakeMcpHTTP is a loopback HTTP fake that records requests and counts connections.
+type fakeMcpHTTP struct {
 	srv      *httptest.Server
 	quit     chan struct{}
 	conns    atomic.Int64 // ever accepted
@@ -94,12 +94,12 @@ type fakeHTTP struct {
 	requests []*http.Request
 }
 
-func (f *fakeHTTP) URL() string { return f.srv.URL }
+func (f *fakeMcpHTTP) URL() string { return f.srv.URL }
 
-// startFakeHTTP builds the handler (which may use the fake) before the server starts.
-func startFakeHTTP(t *testing.T, mk func(f *fakeHTTP) http.Handler) *fakeHTTP {
+// startFakeMcpHTTP builds the handler (which may use the fake) before the server starts.
+func startFakeMcpHTTP(t *testing.T, mk func(f *fakeMcpHTTP) http.Handler) *fakeMcpHTTP {
 	t.Helper()
-	f := &fakeHTTP{quit: make(chan struct{})}
+	f := &fakeMcpHTTP{quit: make(chan struct{})}
 	h := mk(f)
 	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
@@ -125,13 +125,13 @@ func startFakeHTTP(t *testing.T, mk func(f *fakeHTTP) http.Handler) *fakeHTTP {
 	return f
 }
 
-func (f *fakeHTTP) seen() []*http.Request {
+func (f *fakeMcpHTTP) seen() []*http.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]*http.Request(nil), f.requests...)
 }
 
-func (f *fakeHTTP) sawMethod(method string) bool {
+func (f *fakeMcpHTTP) sawMethod(method string) bool {
 	for _, r := range f.seen() {
 		if r.Method == method {
 			return true
@@ -141,7 +141,7 @@ func (f *fakeHTTP) sawMethod(method string) bool {
 }
 
 // hold blocks a handler until the client or the test goes away.
-func (f *fakeHTTP) hold(r *http.Request, d time.Duration) {
+func (f *fakeMcpHTTP) hold(r *http.Request, d time.Duration) {
 	select {
 	case <-r.Context().Done():
 	case <-f.quit:
@@ -149,25 +149,25 @@ func (f *fakeHTTP) hold(r *http.Request, d time.Duration) {
 	}
 }
 
-func startStreamable(t *testing.T, names ...string) *fakeHTTP {
+func startStreamable(t *testing.T, names ...string) *fakeMcpHTTP {
 	s := newFakeMcpServer(names...)
-	return startFakeHTTP(t, func(*fakeHTTP) http.Handler {
+	return startFakeMcpHTTP(t, func(*fakeMcpHTTP) http.Handler {
 		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 	})
 }
 
-func startSSEOnly(t *testing.T, names ...string) *fakeHTTP {
+func startSSEOnly(t *testing.T, names ...string) *fakeMcpHTTP {
 	s := newFakeMcpServer(names...)
-	return startFakeHTTP(t, func(*fakeHTTP) http.Handler {
+	return startFakeMcpHTTP(t, func(*fakeMcpHTTP) http.Handler {
 		return mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
 	})
 }
 
-// startSlow answers like a streamable server, but only after delay.
-func startSlow(t *testing.T, delay time.Duration, names ...string) *fakeHTTP {
+// startSlowMcp answers like a streamable server, but only after delay.
+func startSlowMcp(t *testing.T, delay time.Duration, names ...string) *fakeMcpHTTP {
 	s := newFakeMcpServer(names...)
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	return startFakeHTTP(t, func(f *fakeHTTP) http.Handler {
+	return startFakeMcpHTTP(t, func(f *fakeMcpHTTP) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			f.hold(r, delay)
 			if r.Context().Err() == nil {
@@ -178,8 +178,8 @@ func startSlow(t *testing.T, delay time.Duration, names ...string) *fakeHTTP {
 }
 
 // startRefuseThenHang refuses streamable HTTP (405 on POST) and hangs its SSE GET.
-func startRefuseThenHang(t *testing.T) *fakeHTTP {
-	return startFakeHTTP(t, func(f *fakeHTTP) http.Handler {
+func startRefuseThenHang(t *testing.T) *fakeMcpHTTP {
+	return startFakeMcpHTTP(t, func(f *fakeMcpHTTP) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodGet {
 				http.Error(w, "no streamable HTTP here", http.StatusMethodNotAllowed)
@@ -223,8 +223,8 @@ func startTCPHang(t *testing.T) (string, *atomic.Int64) {
 	return "http://" + ln.Addr().String() + "/mcp", &accepted
 }
 
-// closedURL names a loopback port nothing listens on.
-func closedURL(t *testing.T) string {
+// closedMcpURL names a loopback port nothing listens on.
+func closedMcpURL(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -254,7 +254,7 @@ func recordMcpWarnings(t *testing.T) func() []string {
 	}
 }
 
-func warningsContaining(lines []string, part string) int {
+func countMcpWarnings(lines []string, part string) int {
 	n := 0
 	for _, l := range lines {
 		if strings.Contains(l, part) {
@@ -264,7 +264,7 @@ func warningsContaining(lines []string, part string) int {
 	return n
 }
 
-func namesOf(tools []Tool) []string {
+func mcpToolNames(tools []Tool) []string {
 	out := make([]string, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, t.Name)
@@ -273,7 +273,7 @@ func namesOf(tools []Tool) []string {
 	return out
 }
 
-func infoNames(infos []ToolInfo) []string {
+func mcpInfoNames(infos []ToolInfo) []string {
 	out := make([]string, 0, len(infos))
 	for _, i := range infos {
 		out = append(out, i.Name)
@@ -282,7 +282,7 @@ func infoNames(infos []ToolInfo) []string {
 	return out
 }
 
-func httpServer(url string, extra map[string]any) map[string]any {
+func mcpHTTPEntry(url string, extra map[string]any) map[string]any {
 	m := map[string]any{"url": url}
 	for k, v := range extra {
 		m[k] = v
@@ -290,7 +290,7 @@ func httpServer(url string, extra map[string]any) map[string]any {
 	return m
 }
 
-func loadOK(t *testing.T, cfg any) *McpSource {
+func loadMcpOK(t *testing.T, cfg any) *McpSource {
 	t.Helper()
 	src, err := LoadMcpWithContext(context.Background(), cfg)
 	if err != nil {
@@ -300,14 +300,14 @@ func loadOK(t *testing.T, cfg any) *McpSource {
 	return src
 }
 
-func sameStrings(t *testing.T, what string, got, want []string) {
+func sameMcpNames(t *testing.T, what string, got, want []string) {
 	t.Helper()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("%s: got %q, want %q", what, got, want)
 	}
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mcpJSON(t *testing.T, v any) string {
 	t.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -316,8 +316,8 @@ func mustJSON(t *testing.T, v any) string {
 	return string(data)
 }
 
-// eventually polls cond until it holds or d passes.
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
+// mcpEventually polls cond until it holds or d passes.
+func mcpEventually(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {

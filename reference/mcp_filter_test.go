@@ -25,18 +25,18 @@ func TestToolsFilter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.id, func(t *testing.T) {
 			warns := recordMcpWarnings(t)
-			entry := httpServer(f.URL(), nil)
+			entry := mcpHTTPEntry(f.URL(), nil)
 			if c.filter != nil {
 				entry["tools"] = c.filter
 			}
-			src := loadOK(t, map[string]any{"mcpServers": map[string]any{"srv": entry}})
-			sameStrings(t, "tools", namesOf(src.Tools), c.want)
+			src := loadMcpOK(t, map[string]any{"mcpServers": map[string]any{"srv": entry}})
+			sameMcpNames(t, "tools", mcpToolNames(src.Tools), c.want)
 			if len(warns()) != len(c.warned) {
 				t.Fatalf("warnings %q, want one each for %q", warns(), c.warned)
 			}
 			for _, k := range c.warned {
 				line := `[toolnexus] server "srv" tools filter name "` + k + `" matched no tool`
-				if warningsContaining(warns(), line) != 1 {
+				if countMcpWarnings(warns(), line) != 1 {
 					t.Fatalf("warnings %q lack %q", warns(), line)
 				}
 			}
@@ -48,15 +48,15 @@ func TestToolsFilterWarnsOncePerServerPerLoad(t *testing.T) { // G7.3
 	warns := recordMcpWarnings(t)
 	f := startStreamable(t, "a", "b")
 	cfg := map[string]any{
-		"one": httpServer(f.URL(), map[string]any{"tools": map[string]any{"a": true, "nope": true}}),
-		"two": httpServer(f.URL(), map[string]any{"tools": map[string]any{"nope": false}}),
+		"one": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"a": true, "nope": true}}),
+		"two": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"nope": false}}),
 	}
-	src := loadOK(t, cfg)
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"one_a", "two_a", "two_b"})
-	loadOK(t, cfg)
+	src := loadMcpOK(t, cfg)
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"one_a", "two_a", "two_b"})
+	loadMcpOK(t, cfg)
 	for _, srv := range []string{"one", "two"} {
 		line := `server "` + srv + `" tools filter name "nope" matched no tool`
-		if n := warningsContaining(warns(), line); n != 2 {
+		if n := countMcpWarnings(warns(), line); n != 2 {
 			t.Fatalf("%q seen %d times over two loads: %q", line, n, warns())
 		}
 	}
@@ -64,23 +64,23 @@ func TestToolsFilterWarnsOncePerServerPerLoad(t *testing.T) { // G7.3
 
 func TestToolsFilterFromFile(t *testing.T) { // G7.5
 	f := startStreamable(t, "a", "b", "c")
-	path := writeConfig(t, `{"mcpServers":{"srv":{"type":"remote","url":"`+f.URL()+`","tools":{"a":true,"b":true}}}}`)
-	src := loadOK(t, path)
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"srv_a", "srv_b"})
+	path := writeMcpConfig(t, `{"mcpServers":{"srv":{"type":"remote","url":"`+f.URL()+`","tools":{"a":true,"b":true}}}}`)
+	src := loadMcpOK(t, path)
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"srv_a", "srv_b"})
 }
 
 func TestToolsFilterMatchesOriginalNames(t *testing.T) { // G7.6
 	warns := recordMcpWarnings(t)
 	f := startStreamable(t, "a", "get.balance")
-	src := loadOK(t, map[string]any{"my.srv": httpServer(f.URL(), map[string]any{"tools": map[string]any{"get.balance": true}})})
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"my_srv_get_balance"})
+	src := loadMcpOK(t, map[string]any{"my.srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"get.balance": true}})})
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"my_srv_get_balance"})
 	res, err := src.Tools[0].Execute(map[string]any{"x": "1"}, nil)
 	if err != nil || res.Output != `get.balance:{"x":"1"}` {
 		t.Fatalf("execute calls the original name: %+v %v", res, err)
 	}
 	// The sanitized form is not an original name: it matches nothing and is warned about.
-	src2 := loadOK(t, map[string]any{"my.srv": httpServer(f.URL(), map[string]any{"tools": map[string]any{"get_balance": true}})})
-	if len(src2.Tools) != 0 || warningsContaining(warns(), `"get_balance" matched no tool`) != 1 {
-		t.Fatalf("tools %v, warnings %q", namesOf(src2.Tools), warns())
+	src2 := loadMcpOK(t, map[string]any{"my.srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"get_balance": true}})})
+	if len(src2.Tools) != 0 || countMcpWarnings(warns(), `"get_balance" matched no tool`) != 1 {
+		t.Fatalf("tools %v, warnings %q", mcpToolNames(src2.Tools), warns())
 	}
 }

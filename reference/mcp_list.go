@@ -4,16 +4,21 @@ import "context"
 
 // ToolInfo is one listed tool definition under its original, unprefixed name.
 type ToolInfo struct {
-	Name        string     `json:"name"`
-	Description string     `json:"description"`
+	// Name is the server's own tool name, the key a tools filter uses.
+	Name string `json:"name"`
+	// Description is the server's description of the tool.
+	Description string `json:"description"`
+	// InputSchema is the listed schema, made an object schema with properties.
 	InputSchema JSONSchema `json:"inputSchema"`
 }
 
 // McpInventory is the result of a list-only pass: every connected server's full tool list
 // (unfiltered by ServerConfig.Tools) and each server's status.
 type McpInventory struct {
-	Tools  map[string][]ToolInfo `json:"tools"`
-	Status map[string]McpStatus  `json:"status"`
+	// Tools maps each connected server to its listed tools, in listing order.
+	Tools map[string][]ToolInfo `json:"tools"`
+	// Status is connected, disabled or failed for every configured server.
+	Status map[string]McpStatus `json:"status"`
 }
 
 // ListMcpTools connects to every enabled server, lists its tools and disconnects before

@@ -13,8 +13,8 @@ func TestListGoodAndUnreachable(t *testing.T) { // G6.1
 	warns := recordMcpWarnings(t)
 	good := startStreamable(t, "a", "b")
 	inv, err := ListMcpTools(context.Background(), map[string]any{
-		"good": httpServer(good.URL(), nil),
-		"bad":  httpServer(closedURL(t), map[string]any{"timeout": 2000}),
+		"good": mcpHTTPEntry(good.URL(), nil),
+		"bad":  mcpHTTPEntry(closedMcpURL(t), map[string]any{"timeout": 2000}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -22,20 +22,20 @@ func TestListGoodAndUnreachable(t *testing.T) { // G6.1
 	if inv.Status["good"] != StatusConnected || inv.Status["bad"] != StatusFailed || len(inv.Status) != 2 {
 		t.Fatalf("status %v", inv.Status)
 	}
-	sameStrings(t, "good tools", infoNames(inv.Tools["good"]), []string{"a", "b"})
+	sameMcpNames(t, "good tools", mcpInfoNames(inv.Tools["good"]), []string{"a", "b"})
 	if _, ok := inv.Tools["bad"]; ok {
 		t.Fatal("a failed server has no tool list")
 	}
 	want := `{"properties":{"x":{"type":"string"}},"required":["x"],"type":"object"}`
 	for _, info := range inv.Tools["good"] {
-		if got := mustJSON(t, info.InputSchema); got != want || info.Description != "tool "+info.Name {
+		if got := mcpJSON(t, info.InputSchema); got != want || info.Description != "tool "+info.Name {
 			t.Fatalf("%s: schema %s description %q", info.Name, got, info.Description)
 		}
 	}
-	if warningsContaining(warns(), `MCP server "bad" failed`) != 1 {
+	if countMcpWarnings(warns(), `MCP server "bad" failed`) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
-	eventually(t, 2*time.Second, "list-only connections to close", func() bool { return good.open.Load() == 0 })
+	mcpEventually(t, 2*time.Second, "list-only connections to close", func() bool { return good.open.Load() == 0 })
 	if !good.sawMethod("DELETE") {
 		t.Fatal("the list-only session was not ended")
 	}
@@ -43,22 +43,22 @@ func TestListGoodAndUnreachable(t *testing.T) { // G6.1
 
 func TestListJSONShape(t *testing.T) {
 	good := startStreamable(t, "a")
-	inv, err := ListMcpTools(context.Background(), map[string]any{"s": httpServer(good.URL(), nil), "off": map[string]any{"enabled": false}})
+	inv, err := ListMcpTools(context.Background(), map[string]any{"s": mcpHTTPEntry(good.URL(), nil), "off": map[string]any{"enabled": false}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var back map[string]map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(mustJSON(t, inv)), &back); err != nil {
+	if err := json.Unmarshal([]byte(mcpJSON(t, inv)), &back); err != nil {
 		t.Fatal(err)
 	}
 	if string(back["status"]["off"]) != `"disabled"` || !strings.Contains(string(back["tools"]["s"]), `"inputSchema"`) {
-		t.Fatalf("json %s", mustJSON(t, inv))
+		t.Fatalf("json %s", mcpJSON(t, inv))
 	}
 }
 
 func TestListDisabledMakesNoConnection(t *testing.T) { // G6.3
 	f := startStreamable(t, "a")
-	inv, err := ListMcpTools(context.Background(), map[string]any{"off": httpServer(f.URL(), map[string]any{"enabled": false})})
+	inv, err := ListMcpTools(context.Background(), map[string]any{"off": mcpHTTPEntry(f.URL(), map[string]any{"enabled": false})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,12 +82,12 @@ func TestListIgnoresToolsFilter(t *testing.T) { // G6.5
 	warns := recordMcpWarnings(t)
 	f := startStreamable(t, "a", "get.balance", "c")
 	inv, err := ListMcpTools(context.Background(), map[string]any{
-		"my.srv": httpServer(f.URL(), map[string]any{"tools": map[string]any{"a": true, "nope": true}}),
+		"my.srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"a": true, "nope": true}}),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameStrings(t, "tools", infoNames(inv.Tools["my.srv"]), []string{"a", "c", "get.balance"})
+	sameMcpNames(t, "tools", mcpInfoNames(inv.Tools["my.srv"]), []string{"a", "c", "get.balance"})
 	if len(warns()) != 0 {
 		t.Fatalf("list-only must not warn about filters: %q", warns())
 	}

@@ -13,7 +13,9 @@ import (
 // McpSource is the outcome of a load: the tools of every connected server and each
 // server's status. Close it to disconnect.
 type McpSource struct {
-	Tools  []Tool
+	// Tools are the filtered tools of every connected server, named server_tool.
+	Tools []Tool
+	// Status is connected, disabled or failed for every configured server.
 	Status map[string]McpStatus
 
 	servers []*liveServer

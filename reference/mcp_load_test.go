@@ -6,14 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 func TestLoadStreamableToolsAndExecute(t *testing.T) {
 	f := startStreamable(t, "a", "structured", "boom", "multi")
-	src := loadOK(t, map[string]any{"mcpServers": map[string]any{"srv": httpServer(f.URL(), nil)}})
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"srv_a", "srv_boom", "srv_multi", "srv_structured"})
+	src := loadMcpOK(t, map[string]any{"mcpServers": map[string]any{"srv": mcpHTTPEntry(f.URL(), nil)}})
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"srv_a", "srv_boom", "srv_multi", "srv_structured"})
 	if src.Status["srv"] != StatusConnected {
 		t.Fatalf("status %v", src.Status)
 	}
@@ -22,7 +23,7 @@ func TestLoadStreamableToolsAndExecute(t *testing.T) {
 		t.Fatalf("tool a: %+v", a)
 	}
 	want := `{"additionalProperties":false,"properties":{"x":{"type":"string"}},"required":["x"],"type":"object"}`
-	if got := mustJSON(t, a.InputSchema); got != want {
+	if got := mcpJSON(t, a.InputSchema); got != want {
 		t.Fatalf("schema %s, want %s", got, want)
 	}
 	byName := map[string]Tool{}
@@ -50,7 +51,7 @@ func TestLoadStreamableToolsAndExecute(t *testing.T) {
 func TestLoadSendsExpandedHeadersOnEveryRequest(t *testing.T) {
 	t.Setenv("TN_TEST_TOKEN", "tok-123")
 	f := startStreamable(t, "a")
-	loadOK(t, map[string]any{"srv": httpServer(f.URL(), map[string]any{
+	loadMcpOK(t, map[string]any{"srv": mcpHTTPEntry(f.URL(), map[string]any{
 		"headers": map[string]any{"Authorization": "Bearer ${TN_TEST_TOKEN}", "X-Extra": "1"},
 	})})
 	reqs := f.seen()
@@ -66,8 +67,8 @@ func TestLoadSendsExpandedHeadersOnEveryRequest(t *testing.T) {
 
 func TestLoadSSEOnlyServerThroughFallback(t *testing.T) { // G3.6
 	f := startSSEOnly(t, "a", "b")
-	src := loadOK(t, map[string]any{"old": httpServer(f.URL(), map[string]any{"headers": map[string]any{"X-K": "v"}})})
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"old_a", "old_b"})
+	src := loadMcpOK(t, map[string]any{"old": mcpHTTPEntry(f.URL(), map[string]any{"headers": map[string]any{"X-K": "v"}})})
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"old_a", "old_b"})
 	if src.Status["old"] != StatusConnected || !f.sawMethod(http.MethodGet) {
 		t.Fatalf("status %v, GET seen %v", src.Status, f.sawMethod(http.MethodGet))
 	}
@@ -82,7 +83,7 @@ func TestLoadSSEOnlyServerThroughFallback(t *testing.T) { // G3.6
 	}
 	// type "sse" skips the streamable attempt altogether.
 	before := len(f.seen())
-	src2 := loadOK(t, map[string]any{"old": map[string]any{"type": "sse", "url": f.URL()}})
+	src2 := loadMcpOK(t, map[string]any{"old": map[string]any{"type": "sse", "url": f.URL()}})
 	if src2.Status["old"] != StatusConnected || f.seen()[before].Method != http.MethodGet {
 		t.Fatalf("type sse: status %v, first request %s", src2.Status, f.seen()[before].Method)
 	}
@@ -91,21 +92,21 @@ func TestLoadSSEOnlyServerThroughFallback(t *testing.T) { // G3.6
 func TestLoadIsolatesAFailedServer(t *testing.T) {
 	warns := recordMcpWarnings(t)
 	good := startStreamable(t, "a")
-	src := loadOK(t, map[string]any{"good": httpServer(good.URL(), nil), "bad": httpServer(closedURL(t), map[string]any{"timeout": 2000})})
+	src := loadMcpOK(t, map[string]any{"good": mcpHTTPEntry(good.URL(), nil), "bad": mcpHTTPEntry(closedMcpURL(t), map[string]any{"timeout": 2000})})
 	if src.Status["good"] != StatusConnected || src.Status["bad"] != StatusFailed {
 		t.Fatalf("status %v", src.Status)
 	}
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"good_a"})
-	if warningsContaining(warns(), `[toolnexus] MCP server "bad" failed: `) != 1 {
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"good_a"})
+	if countMcpWarnings(warns(), `[toolnexus] MCP server "bad" failed: `) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
 }
 
 func TestLoadDisabledMakesNoConnection(t *testing.T) { // G6.3 for the loader
 	f := startStreamable(t, "a")
-	src := loadOK(t, map[string]any{
-		"off1": httpServer(f.URL(), map[string]any{"enabled": false}),
-		"off2": httpServer(f.URL(), map[string]any{"disabled": true}),
+	src := loadMcpOK(t, map[string]any{
+		"off1": mcpHTTPEntry(f.URL(), map[string]any{"enabled": false}),
+		"off2": mcpHTTPEntry(f.URL(), map[string]any{"disabled": true}),
 		"off3": map[string]any{"command": "/no/such/binary", "enabled": false},
 	})
 	for _, name := range []string{"off1", "off2", "off3"} {
@@ -114,7 +115,7 @@ func TestLoadDisabledMakesNoConnection(t *testing.T) { // G6.3 for the loader
 		}
 	}
 	if len(src.Tools) != 0 || f.conns.Load() != 0 {
-		t.Fatalf("tools %v, connections %d", namesOf(src.Tools), f.conns.Load())
+		t.Fatalf("tools %v, connections %d", mcpToolNames(src.Tools), f.conns.Load())
 	}
 }
 
@@ -125,7 +126,7 @@ func TestLoadMcpWithoutContext(t *testing.T) { // G3.4 shape: LoadMcp delegates
 		t.Fatal(err)
 	}
 	defer src.Close()
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"s_a", "s_b"})
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"s_a", "s_b"})
 }
 
 func TestLoadConfigErrorIsReturned(t *testing.T) {
@@ -141,7 +142,7 @@ func TestLoadConfigErrorIsReturned(t *testing.T) {
 
 func TestCloseDisconnectsAndIsIdempotent(t *testing.T) {
 	f := startStreamable(t, "a")
-	src, err := LoadMcp(map[string]any{"srv": httpServer(f.URL(), nil)})
+	src, err := LoadMcp(map[string]any{"srv": mcpHTTPEntry(f.URL(), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestCloseDisconnectsAndIsIdempotent(t *testing.T) {
 	if !f.sawMethod(http.MethodDelete) {
 		t.Fatal("no session DELETE on close")
 	}
-	eventually(t, 2*time.Second, "connections closed", func() bool { return f.open.Load() == 0 })
+	mcpEventually(t, 2*time.Second, "connections closed", func() bool { return f.open.Load() == 0 })
 	res, err := src.Tools[0].Execute(map[string]any{"x": "1"}, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("execute after close: %+v %v", res, err)
@@ -165,22 +166,64 @@ func TestCloseDisconnectsAndIsIdempotent(t *testing.T) {
 
 func TestCreateToolkitLoadsMcp(t *testing.T) {
 	f := startStreamable(t, "a", "b")
-	tk, err := CreateToolkit(context.Background(), Options{McpConfig: map[string]any{"srv": httpServer(f.URL(), map[string]any{"tools": map[string]any{"b": false}})}})
+	tk, err := CreateToolkit(context.Background(), Options{McpConfig: map[string]any{"srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"b": false}})}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tk.Close()
-	sameStrings(t, "tools", namesOf(tk.Tools()), []string{"srv_a"})
+	sameMcpNames(t, "tools", mcpToolNames(tk.Tools()), []string{"srv_a"})
 	if tk.McpStatus()["srv"] != StatusConnected {
 		t.Fatalf("status %v", tk.McpStatus())
 	}
 }
 
-func writeConfig(t *testing.T, doc string) string {
+func writeMcpConfig(t *testing.T, doc string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// mcpCountingTransport counts what passes through the process-wide default transport.
+type mcpCountingTransport struct {
+	base http.RoundTripper
+	n    atomic.Int64
+}
+
+func (c *mcpCountingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.base.RoundTrip(r)
+}
+
+func TestMcpTrafficAvoidsDefaultTransport(t *testing.T) { // A5.1: MCP has its own client
+	ct := &mcpCountingTransport{base: http.DefaultTransport}
+	http.DefaultTransport = ct
+	t.Cleanup(func() { http.DefaultTransport = ct.base })
+	f := startStreamable(t, "a")
+	sse := startSSEOnly(t, "a")
+	cfg := map[string]any{"s": mcpHTTPEntry(f.URL(), nil), "old": mcpHTTPEntry(sse.URL(), nil)}
+	src := loadMcpOK(t, cfg)
+	if _, err := src.Tools[0].Execute(map[string]any{"x": "1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ListMcpTools(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	if n := ct.n.Load(); n != 0 {
+		t.Fatalf("%d MCP requests went through http.DefaultTransport", n)
+	}
+}
+
+func TestExecuteHonoursCallerContext(t *testing.T) {
+	f := startStreamable(t, "a")
+	src := loadMcpOK(t, map[string]any{"s": mcpHTTPEntry(f.URL(), nil)})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := src.Tools[0].Execute(map[string]any{"x": "1"}, &ToolContext{Ctx: ctx})
+	if err != nil || !res.IsError || !strings.Contains(res.Output, "canceled") {
+		t.Fatalf("got %+v %v", res, err)
+	}
 }

@@ -31,10 +31,10 @@ func stdioFake(t *testing.T, mode string, extra map[string]any) (map[string]any,
 	return entry, pidFile
 }
 
-func childPID(t *testing.T, pidFile string) int {
+func mcpChildPID(t *testing.T, pidFile string) int {
 	t.Helper()
 	var pid int
-	eventually(t, 10*time.Second, "the child's PID file", func() bool {
+	mcpEventually(t, 10*time.Second, "the child's PID file", func() bool {
 		data, err := os.ReadFile(pidFile)
 		if err != nil {
 			return false
@@ -45,8 +45,8 @@ func childPID(t *testing.T, pidFile string) int {
 	return pid
 }
 
-// gone is true once the process no longer exists at all (killed AND reaped: a zombie still exists).
-func gone(pid int) bool {
+// mcpChildGone is true once the process no longer exists at all (killed AND reaped: a zombie still exists).
+func mcpChildGone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
 
@@ -59,8 +59,8 @@ func TestStdioLoadExecuteAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	sameStrings(t, "tools", namesOf(src.Tools), []string{"local_a", "local_env"})
-	pid := childPID(t, pidFile)
+	sameMcpNames(t, "tools", mcpToolNames(src.Tools), []string{"local_a", "local_env"})
+	pid := mcpChildPID(t, pidFile)
 	for _, tool := range src.Tools {
 		res, err := tool.Execute(map[string]any{"x": "1"}, nil)
 		want := `a:{"x":"1"}`
@@ -73,7 +73,7 @@ func TestStdioLoadExecuteAndClose(t *testing.T) {
 		}
 	}
 	src.Close()
-	if !gone(pid) {
+	if !mcpChildGone(pid) {
 		t.Fatalf("child %d still exists after Close", pid)
 	}
 }
@@ -91,7 +91,7 @@ func TestStdioCancelMidLoadKillsAndReapsChild(t *testing.T) { // G3.5
 		_, err := LoadMcpWithContext(ctx, map[string]any{"local": entry})
 		done <- result{err, time.Now()}
 	}()
-	pid := childPID(t, pidFile)
+	pid := mcpChildPID(t, pidFile)
 	time.Sleep(50 * time.Millisecond)
 	cancelled := time.Now()
 	cancel()
@@ -103,7 +103,7 @@ func TestStdioCancelMidLoadKillsAndReapsChild(t *testing.T) { // G3.5
 	case <-time.After(5 * time.Second):
 		t.Fatal("load did not return after cancel")
 	}
-	if !gone(pid) {
+	if !mcpChildGone(pid) {
 		t.Fatalf("child %d still exists when the load returned", pid)
 	}
 }
@@ -112,14 +112,14 @@ func TestStdioServerTimeoutKillsChild(t *testing.T) {
 	warns := recordMcpWarnings(t)
 	entry, pidFile := stdioFake(t, "hang", map[string]any{"timeout": 1000})
 	start := time.Now()
-	src := loadOK(t, map[string]any{"local": entry})
+	src := loadMcpOK(t, map[string]any{"local": entry})
 	if src.Status["local"] != StatusFailed || time.Since(start) > 3*time.Second {
 		t.Fatalf("status %v after %v", src.Status, time.Since(start))
 	}
-	if !gone(childPID(t, pidFile)) {
+	if !mcpChildGone(mcpChildPID(t, pidFile)) {
 		t.Fatal("timed-out child still exists")
 	}
-	if warningsContaining(warns(), `MCP server "local" failed: connect timed out after 1000ms`) != 1 {
+	if countMcpWarnings(warns(), `MCP server "local" failed: connect timed out after 1000ms`) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
 }
@@ -130,15 +130,15 @@ func TestStdioListOnlyReapsChild(t *testing.T) { // G6.2
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameStrings(t, "tools", infoNames(inv.Tools["local"]), []string{"a", "b", "c", "env"})
-	if pid := childPID(t, pidFile); !gone(pid) {
+	sameMcpNames(t, "tools", mcpInfoNames(inv.Tools["local"]), []string{"a", "b", "c", "env"})
+	if pid := mcpChildPID(t, pidFile); !mcpChildGone(pid) {
 		t.Fatalf("child %d still exists after ListMcpTools returned", pid)
 	}
 }
 
 func TestStdioMissingCommandFails(t *testing.T) {
 	recordMcpWarnings(t)
-	src := loadOK(t, map[string]any{"local": map[string]any{"command": "/definitely/not/here"}})
+	src := loadMcpOK(t, map[string]any{"local": map[string]any{"command": "/definitely/not/here"}})
 	if src.Status["local"] != StatusFailed {
 		t.Fatalf("status %v", src.Status)
 	}

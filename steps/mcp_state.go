@@ -40,16 +40,17 @@ func (m *mcpState) close() {
 	m.closers = nil
 }
 
-// stdioServer returns the config of a stdio fake that writes its PID to a file.
+// stdioServer returns the config of a stdio fake that writes its PID to a file. The command
+// is an array (program first), the shape the shared config contract gives every port.
 func (w *World) stdioServer(name string) map[string]any {
 	pid := filepath.Join(w.dir, "stdio-"+name+".pid")
 	w.mcp.pidFiles[name] = pid
 	argv := append(append([]string(nil), w.env.StdioArgv...), "--pid-file", pid)
-	args := make([]any, 0, len(argv)-1)
-	for _, a := range argv[1:] {
-		args = append(args, a)
+	cmd := make([]any, 0, len(argv))
+	for _, a := range argv {
+		cmd = append(cmd, a)
 	}
-	return map[string]any{"command": argv[0], "args": args}
+	return map[string]any{"command": cmd}
 }
 
 func (w *World) streamableServer(name string) (map[string]any, error) {

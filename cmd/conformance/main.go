@@ -13,6 +13,8 @@ usage:
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance golden                    record fixtures/golden from the Go reference
+  conformance bench  [--runs N]         wall time per run and per scenario (Go reference)
+  conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
   conformance fake-mcp-stdio --pid-file F   (used by the suite) the fake stdio MCP server
 
 Run 'conformance <command> -h' for a command's flags.
@@ -29,6 +31,10 @@ func main() {
 		code = cmdRun(os.Args[2:], false)
 	case "golden":
 		code = cmdRun(append([]string{"--ports", "go", "--tags", "@X.1"}, os.Args[2:]...), true)
+	case "bench":
+		code = cmdBench(os.Args[2:])
+	case "mutants":
+		code = cmdMutants(os.Args[2:])
 	case "list":
 		code = cmdList(os.Args[2:])
 	case "info":

@@ -71,7 +71,7 @@ func cmdRun(args []string, golden bool) int {
 	callTimeout := fs.Duration("call-timeout", 15*time.Second, "deadline for one adapter call")
 	scenarioTimeout := fs.Duration("scenario-timeout", 60*time.Second, "deadline for one scenario")
 	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
-	reportDir := fs.String("report-dir", "", "write cucumber JSON and results.json here")
+	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml, report.html and cucumber-<port>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -111,10 +111,9 @@ func cmdRun(args []string, golden bool) int {
 		return 2
 	}
 	ids, _ := suite.CatalogueIDs(c.root)
+	reportsOK := true
 	if *reportDir != "" {
-		if b, err := json.MarshalIndent(results, "", "  "); err == nil {
-			_ = os.WriteFile(filepath.Join(*reportDir, "results.json"), b, 0o644)
-		}
+		reportsOK = writeReports(c.root, *reportDir, results)
 	}
 	switch *format {
 	case "json":
@@ -138,10 +137,41 @@ func cmdRun(args []string, golden bool) int {
 			code = 1
 		}
 	}
+	if !reportsOK && code == 0 {
+		code = 2
+	}
 	if golden && code == 0 {
 		fmt.Println("golden copies recorded in fixtures/golden; review the diff before committing")
 	}
 	return code
+}
+
+// writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
+// to the step summary; it says on stderr what it could not write and reports whether all went.
+func writeReports(root, dir string, results []*suite.PortResult) bool {
+	cat, err := suite.Catalogue(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
+		return false
+	}
+	ok := true
+	paths, err := report.WriteFiles(dir, cat, results)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		ok = false
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	fmt.Fprintf(os.Stderr, "conformance: reports in %s: %s\n", dir, strings.Join(names, ", "))
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
+		if err := report.AppendFile(summary, filepath.Join(dir, "report.md")); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance: step summary:", err)
+			ok = false
+		}
+	}
+	return ok
 }
 
 func isTerminal(f *os.File) bool {

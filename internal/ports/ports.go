@@ -35,7 +35,7 @@ type Ready struct {
 // Prepare runs runners/<port>/prepare (build, venv, …) within timeout. Exit 0 with the
 // adapter command on the last stdout line means ready; exit 3 means not present with the
 // reason on stderr; anything else is not present with the prepare output's tail.
-func Prepare(ctx context.Context, root, cache, port string, timeout time.Duration) (*Ready, error) {
+func Prepare(ctx context.Context, root, cache, port string, timeout time.Duration, env ...string) (*Ready, error) {
 	script := filepath.Join(root, "runners", port, "prepare")
 	if _, err := os.Stat(script); err != nil {
 		return nil, &NotPresent{port, "no adapter in runners/" + port}
@@ -44,7 +44,7 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = filepath.Join(root, "runners", port)
-	cmd.Env = append(os.Environ(), "CONFORMANCE_CACHE="+cache, "CONFORMANCE_ROOT="+root)
+	cmd.Env = append(append(os.Environ(), "CONFORMANCE_CACHE="+cache, "CONFORMANCE_ROOT="+root), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
@@ -58,7 +58,7 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	switch {
 	case err == nil:
 	case errors.As(err, &exit) && exit.ExitCode() == 3:
-		return nil, &NotPresent{port, lastLine(errb.String(), "prepare said not present")}
+		return nil, &NotPresent{port, cleanReason(port, lastLine(errb.String(), "prepare said not present"))}
 	default:
 		return nil, &NotPresent{port, "prepare failed: " + tailLines(errb.String(), 6)}
 	}
@@ -67,6 +67,14 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 		return nil, &NotPresent{port, "prepare printed no adapter command: " + perr.Error()}
 	}
 	return &Ready{Port: port, Argv: argv}, nil
+}
+
+// cleanReason drops a "not present:" prefix a script already wrote, so it is not said twice.
+func cleanReason(port, r string) string {
+	for _, p := range []string{port + " port not present:", "not present:"} {
+		r = strings.TrimSpace(strings.TrimPrefix(r, p))
+	}
+	return r
 }
 
 // parseCommand accepts a JSON array of strings or a plain executable path.

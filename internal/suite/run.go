@@ -75,7 +75,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	}
 	res.Expected = expected
 	progress(o, "%-7s preparing the adapter…", port)
-	ready, err := ports.Prepare(ctx, o.Root, o.Cache, port, o.PrepareTimeout)
+	ready, err := ports.Prepare(ctx, o.Root, o.Cache, port, o.PrepareTimeout, o.AdapterEnv...)
 	var np *ports.NotPresent
 	if errors.As(err, &np) {
 		res.Reason = np.Reason

@@ -345,14 +345,20 @@ def config_input(cfg: Any) -> Any:
     raise AdapterError("failed", f"adapter: mcpConfig must be {{file}} or {{inline}}, got {cfg!r}")
 
 
-def _last_user_index(msgs: list[Any]) -> Optional[int]:
-    """The last message with role "user" whose content is a string. Anthropic tool results
-    travel as role "user" messages with list content, and those are skipped."""
-    for i in range(len(msgs) - 1, -1, -1):
-        m = msgs[i]
-        if isinstance(m, dict) and m.get("role") == "user" and isinstance(m.get("content"), str):
-            return i
-    return None
+def edit_last_user(msgs: Any, edit: Callable[[Any], Any]) -> Any:
+    """A copy of msgs in which the last message with role "user" is a copy whose content is
+    edit(content). Only the touched message is copied, so the port's own transcript is never
+    changed behind its back. Non-list input is returned as is. Same rule as runners/go/hooks.go
+    and the steps' model of the transform."""
+    if not isinstance(msgs, list):
+        return msgs
+    out = list(msgs)
+    for i in range(len(out) - 1, -1, -1):
+        m = out[i]
+        if isinstance(m, dict) and m.get("role") == "user":
+            out[i] = {**m, "content": edit(m.get("content"))}
+            break
+    return out
 
 
 def make_body_transform(spec: dict[str, Any], st: ClientState) -> Callable[[dict[str, Any]], Any]:
@@ -365,19 +371,15 @@ def make_body_transform(spec: dict[str, Any], st: ClientState) -> Callable[[dict
         st.transform_saw.append(_json_copy(body))
         if return_null:
             return None
+        out = dict(body)
         for k in delete:
-            body.pop(k, None)
+            out.pop(k, None)
         for k, v in set_.items():
-            body[k] = copy.deepcopy(v)
-        if append is not None and isinstance(body.get("messages"), list):
-            msgs = body["messages"]
-            i = _last_user_index(msgs)
-            if i is not None:
-                # copy on write: never mutate the transcript's own message dict
-                msgs = list(msgs)
-                msgs[i] = {**msgs[i], "content": msgs[i]["content"] + append}
-                body["messages"] = msgs
-        return body
+            out[k] = copy.deepcopy(v)
+        if append is not None and "messages" in out:
+            # only string content is appended to; the last user message is never skipped over
+            out["messages"] = edit_last_user(out["messages"], lambda c: c + append if isinstance(c, str) else c)
+        return out
 
     return body_transform
 
@@ -393,13 +395,9 @@ def make_before_llm(spec: dict[str, Any], st: ClientState) -> Callable[[dict[str
         st.hook_saw.append({"turn": ev.get("turn"), "messageCount": len(msgs), "toolCount": len(tl)})
         ov: dict[str, Any] = {}
         if set_last is not None:
-            new = list(msgs)
-            i = _last_user_index(new)
-            if i is not None:
-                new[i] = {**new[i], "content": set_last}
-            ov["messages"] = new
+            ov["messages"] = edit_last_user(list(msgs), lambda _c: set_last)
         if has_tools:
-            ov["tools"] = copy.deepcopy(tools)
+            ov["tools"] = copy.deepcopy(tools) if tools is not None else []
         return ov or None
 
     return before_llm
@@ -490,7 +488,7 @@ async def op_client_run(args: dict[str, Any], req: Req) -> dict[str, Any]:
     prompt = need(args, "prompt")
     n0 = begin_run(st)
     if args.get("stream"):
-        if "history" in args:
+        if args.get("history"):  # an empty history is the same as none
             raise AdapterError(
                 "unsupported",
                 "toolnexus Client.stream(prompt, toolkit, *, id=None, cancel=None) takes no history",
@@ -730,11 +728,15 @@ async def main() -> None:
         args = msg.get("args") if isinstance(msg.get("args"), dict) else {}
         resp = await serve_one(msg["id"], op, args)
         try:
-            write_line(resp)
-        except (TypeError, ValueError) as e:
-            write_line({"id": msg["id"], "ok": False,
-                        "error": {"kind": "failed", "message": f"adapter: result is not JSON: {e}"},
-                        "warnings": resp.get("warnings", [])})
+            try:
+                write_line(resp)
+            except (TypeError, ValueError) as e:
+                write_line({"id": msg["id"], "ok": False,
+                            "error": {"kind": "failed", "message": f"adapter: result is not JSON: {e}"},
+                            "warnings": resp.get("warnings", [])})
+        except OSError as e:  # the runner went away
+            log(f"cannot write a response ({e}); exiting")
+            break
         if op == "shutdown":
             break
 

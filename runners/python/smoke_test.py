@@ -67,6 +67,9 @@ class FakeLLM:
                 body = json.loads(raw or b"{}")
                 with outer.lock:
                     outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                if self.path.endswith("/v1/messages"):
+                    self._anthropic(body)
+                    return
                 if not self.path.endswith("/chat/completions"):
                     self.send_response(404)
                     self.end_headers()
@@ -78,6 +81,39 @@ class FakeLLM:
                     self._sse(call_tool)
                 else:
                     self._json(call_tool)
+
+            def _send(self, ctype: str, out: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def _anthropic(self, body: dict[str, Any]) -> None:
+                msgs = body.get("messages") or []
+                has_result = any(isinstance(m.get("content"), list) and any(
+                    isinstance(b, dict) and b.get("type") == "tool_result" for b in m["content"]) for m in msgs)
+                call_tool = bool(body.get("tools")) and not has_result
+                usage = {"input_tokens": 3, "output_tokens": 2}
+                if not body.get("stream"):
+                    content = ([{"type": "tool_use", "id": "tu_1", "name": "echo", "input": {"text": "hi"}}]
+                               if call_tool else [{"type": "text", "text": "done"}])
+                    out = {"id": "m", "type": "message", "role": "assistant", "content": content,
+                           "stop_reason": "tool_use" if call_tool else "end_turn", "usage": usage}
+                    self._send("application/json", json.dumps(out).encode())
+                    return
+                evs: list[dict[str, Any]] = [{"type": "message_start", "message": {"usage": usage}}]
+                if call_tool:
+                    evs += [{"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "tu_1", "name": "echo"}},
+                            {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"text\":\"hi\"}"}}]
+                else:
+                    evs += [{"type": "content_block_start", "index": 0, "content_block": {"type": "text"}},
+                            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "done"}}]
+                evs += [{"type": "content_block_stop", "index": 0},
+                        {"type": "message_delta", "delta": {"stop_reason": "tool_use" if call_tool else "end_turn"}, "usage": {"output_tokens": 2}},
+                        {"type": "message_stop"}]
+                data = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in evs)
+                self._send("text/event-stream", data.encode())
 
             def _json(self, call_tool: bool) -> None:
                 if call_tool:
@@ -137,6 +173,7 @@ class Adapter:
                                   start_new_session=True)
         self.out: queue.Queue = queue.Queue()
         self.next_id = 0
+        self.validated = 0
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -150,6 +187,7 @@ class Adapter:
         req: dict[str, Any] = {"id": self.next_id, "op": op}
         if args is not None:
             req["args"] = args
+        SCHEMA.validate("request", req)
         assert self.p.stdin is not None
         self.p.stdin.write((json.dumps(req) + "\n").encode())
         self.p.stdin.flush()
@@ -158,6 +196,10 @@ class Adapter:
             raise RuntimeError("adapter closed stdout")
         resp = json.loads(line)
         check_response(resp, self.next_id)
+        SCHEMA.validate("response", resp)
+        if resp["ok"]:
+            SCHEMA.validate(RESULT_DEFS.get(op, "result.empty"), resp["result"])
+        self.validated += 1
         return resp
 
     def stop(self) -> int:
@@ -171,6 +213,42 @@ class Adapter:
         except subprocess.TimeoutExpired:
             os.killpg(self.p.pid, 9)
             return self.p.wait(timeout=5)
+
+
+SCHEMA_PATH = os.path.join(HERE, "..", "..", "schema", "protocol.schema.json")
+RESULT_DEFS = {
+    "hello": "result.hello", "client.run": "result.run", "client.ask": "result.run",
+    "store.get": "result.store.get", "store.identity": "result.store.identity",
+    "toolkit.create": "result.tools", "mcp.load": "result.tools", "mcp.list": "result.mcp.list",
+}
+
+
+class SchemaCheck:
+    """Full validation against schema/protocol.schema.json when `jsonschema` can be imported
+    (it is in the adapter's venv, as a dependency of mcp). Otherwise only check_response runs."""
+
+    def __init__(self) -> None:
+        self.ok = False
+        try:
+            import jsonschema  # type: ignore
+
+            with open(SCHEMA_PATH) as f:
+                schema = json.load(f)
+            self._v = {
+                name: jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+                for name in ["request", "response", *set(RESULT_DEFS.values()), "result.empty"]
+            }
+            self.ok = True
+        except Exception as e:  # noqa: BLE001
+            print(f"     schema validation skipped: {e!r}")
+
+    def validate(self, name: str, obj: Any) -> None:
+        if self.ok:
+            errs = [e.message for e in self._v[name].iter_errors(obj)]
+            assert not errs, f"{name} violates the schema: {errs}: {json.dumps(obj)[:500]}"
+
+
+SCHEMA = SchemaCheck()
 
 
 def check_response(resp: dict[str, Any], rid: int) -> None:
@@ -271,6 +349,24 @@ def main() -> int:
         sb = llm.bodies("/s/1")[2:]
         check("stream bodies carry stream + params", len(sb) == 2 and all(b.get("stream") is True and b.get("temperature") == 0.42 for b in sb), sb)
 
+        # 2b. anthropic run + stream, tool loop; the transform appends to the last user TEXT message
+        r = ad.call("client.create", {
+            "handle": "c3", "baseUrl": llm.base + "/s/3", "style": "anthropic", "model": "m", "apiKey": "k",
+            "requestParams": {"max_tokens": 999}, "bodyTransform": {"appendToLastUser": " /nothink"},
+            "httpClient": "recording"})
+        for stream in (False, True):
+            r = ad.call("client.run", {"client": "c3", "toolkit": "t1", "prompt": "q", "stream": stream})
+            res = r.get("result", {})
+            check(f"anthropic run stream={stream}", r["ok"] and res.get("text") == "done" and res.get("turns") == 2
+                  and res.get("toolCalls") == ["echo"] and res.get("httpRequests") == 2, r)
+        ab = llm.bodies("/s/3")
+        # turn 1: the prompt is the last user message and gets the suffix; turn 2: the last
+        # user message is the tool results (list content), so nothing is appended anywhere
+        check("anthropic bodies: max_tokens 999; /nothink only where the last user message is text",
+              len(ab) == 4 and all(b.get("max_tokens") == 999 for b in ab)
+              and all(b["messages"][0]["content"] == "q /nothink" for b in (ab[0], ab[2]))
+              and all(b["messages"][0]["content"] == "q" and isinstance(b["messages"][-1]["content"], list) for b in (ab[1], ab[3])), ab)
+
         # 3. store accessor
         r = ad.call("store.identity", {"client": "c1"})
         check("store.identity host", r["ok"] and r["result"] == {"same": True}, r)
@@ -332,6 +428,10 @@ def main() -> int:
         check("pre-fired cancel -> cancelled", not r["ok"] and r["error"]["kind"] == "cancelled", r)
         r = ad.call("mcp.list", {"mcpConfig": {"inline": {"x": {"command": mcp_cmd}}}, "deadlineMs": 0})
         check("pre-fired deadline -> deadline", not r["ok"] and r["error"]["kind"] == "deadline", r)
+        r = ad.call("toolkit.create", {"handle": "t4", "mcpConfig": {"inline": cfg}, "cancelAfterMs": 0})
+        check("toolkit.create pre-fired cancel -> cancelled", not r["ok"] and r["error"]["kind"] == "cancelled", r)
+        r = ad.call("client.run", {"client": "c1", "toolkit": "t4", "prompt": "x"})
+        check("a failed toolkit.create leaves no handle", not r["ok"] and r["error"]["kind"] == "failed", r)
         r = ad.call("client.run", {"client": "nope", "prompt": "x"})
         check("unknown client handle -> failed", not r["ok"] and r["error"]["kind"] == "failed", r)
 
@@ -341,6 +441,8 @@ def main() -> int:
         rc = ad.stop()
         check("adapter exits 0 after shutdown", rc == 0, rc)
         check("adapter exits promptly", time.monotonic() - t0 < 8, time.monotonic() - t0)
+        if SCHEMA.ok:
+            print(f"     {ad.validated} requests and responses validated against schema/protocol.schema.json")
     except Exception as e:  # noqa: BLE001
         check("no exception", False, repr(e))
         ad.stop()

@@ -1,0 +1,55 @@
+# The two commands a newcomer needs: `make conformance` and `make test` (see README.md).
+GO       ?= go
+BIN      := bin/conformance
+REPORTS  ?= reports
+RUNS     ?= 3
+
+.PHONY: all build conformance report test vet unit suite fuzz coverage bench clean
+
+all: test
+
+build:
+	$(GO) build -o $(BIN) ./cmd/conformance
+
+# Every port that is present (the Go reference always); absent ones say why.
+conformance: build
+	./$(BIN) run --report-dir $(REPORTS)
+
+# The same run, then where its reports are: report.html (open it), report.md, results.json,
+# junit-<port>.xml, cucumber-<port>.json. Exits as the run did, after printing the paths.
+report: build
+	@status=0; ./$(BIN) run --report-dir $(REPORTS) || status=$$?; \
+	echo; echo "reports:"; \
+	for f in $(REPORTS)/report.html $(REPORTS)/report.md $(REPORTS)/results.json $(REPORTS)/junit-*.xml $(REPORTS)/cucumber-*.json; do \
+		[ -e "$$f" ] && echo "  $$f"; \
+	done; \
+	exit $$status
+
+test: vet unit fuzz coverage suite
+
+vet:
+	$(GO) vet ./...
+	cd reference && $(GO) vet ./...
+	cd runners/go && $(GO) vet ./...
+
+unit:
+	$(GO) test -race ./...
+	cd reference && $(GO) test -race ./...
+	cd runners/go && $(GO) test -race ./...
+
+fuzz:
+	cd reference && $(GO) test -run '^$$' -fuzz FuzzParseMcpConfig -fuzztime 5s .
+
+# Every catalogue ID must have a scenario: this prints the ones that do not, and fails.
+coverage: build
+	./$(BIN) list --uncovered
+
+# The whole suite on the Go reference.
+suite: build
+	./$(BIN) run --ports go --report-dir $(REPORTS)/go
+
+bench: build
+	./$(BIN) bench --runs $(RUNS)
+
+clean:
+	rm -rf bin $(REPORTS) .cache

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"toolnexus-conformance/internal/mutant"
+	"toolnexus-conformance/internal/suite"
+)
+
+// cmdMutants proves the suite can fail: the clean reference must pass every scenario and
+// every mutant of it must be caught by at least one.
+func cmdMutants(args []string) int {
+	fs := flag.NewFlagSet("mutants", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	only := fs.String("only", "", "comma-separated mutant names to run (default: all)")
+	callTimeout := fs.Duration("call-timeout", 8*time.Second, "deadline for one adapter call (a mutant that hangs is caught by it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	c.portList = "go"
+	if _, _, err := c.resolve(); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	ms, err := mutant.Load(filepath.Join(c.root, "mutants"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	if *only != "" {
+		var keep []mutant.Mutant
+		for _, m := range ms {
+			if contains(strings.Split(*only, ","), m.Name) {
+				keep = append(keep, m)
+			}
+		}
+		ms = keep
+	}
+	exe, _ := os.Executable()
+	run := func(env []string) (*suite.PortResult, error) {
+		rs, err := suite.Run(context.Background(), suite.Options{
+			Root: c.root, Cache: c.cache, Ports: []string{"go"}, CallTimeout: *callTimeout,
+			ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
+			StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return rs[0], nil
+	}
+
+	start := time.Now()
+	clean, err := run(nil)
+	if err != nil || !clean.Present {
+		fmt.Fprintf(os.Stderr, "conformance: the clean reference did not run: %v %s\n", err, clean.Reason)
+		return 1
+	}
+	cleanFails := failed(clean)
+	fmt.Printf("clean reference: %d scenarios, %d failed\n", len(clean.Scenarios), len(cleanFails))
+	for _, f := range cleanFails {
+		fmt.Printf("  FAILS CLEAN: %s\n", f)
+	}
+
+	survivors, broken := 0, 0
+	fmt.Printf("\n%-34s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
+	for _, m := range ms {
+		dir := filepath.Join(c.cache, "mutants", m.Name, "golang")
+		if err := m.Apply(filepath.Join(c.root, "reference"), dir); err != nil {
+			fmt.Printf("%-34s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
+			broken++
+			continue
+		}
+		r, err := run([]string{"TOOLNEXUS_GO=" + dir})
+		switch {
+		case err != nil:
+			fmt.Printf("%-34s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
+			broken++
+		case !r.Present:
+			fmt.Printf("%-34s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason)
+			broken++
+		default:
+			ids, n := caughtBy(r)
+			if n == 0 {
+				survivors++
+				fmt.Printf("%-34s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks)
+				continue
+			}
+			fmt.Printf("%-34s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+		}
+	}
+	fmt.Printf("\nmutation run took %s\n", time.Since(start).Round(time.Second))
+	if len(cleanFails) > 0 || survivors > 0 || broken > 0 {
+		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, clean reference failed %d scenarios\n",
+			survivors, len(ms), broken, len(cleanFails))
+		return 1
+	}
+	fmt.Printf("all %d mutants killed; the clean reference passes all %d scenarios\n", len(ms), len(clean.Scenarios))
+	return 0
+}
+
+func failed(r *suite.PortResult) []string {
+	var out []string
+	for _, o := range r.Scenarios {
+		if o.Status != "pass" {
+			out = append(out, fmt.Sprintf("%s [%s] %s", o.Scenario, strings.Join(o.Tags, " "), o.Status))
+		}
+	}
+	return out
+}
+
+// caughtBy returns the catalogue IDs with a failing scenario and the number of such scenarios.
+func caughtBy(r *suite.PortResult) ([]string, int) {
+	set := map[string]bool{}
+	n := 0
+	for _, o := range r.Scenarios {
+		if o.Status == "fail" {
+			n++
+			for _, t := range o.Tags {
+				set[t] = true
+			}
+		}
+	}
+	var ids []string
+	for id := range set {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return suite.SortedIDs(ids), n
+}

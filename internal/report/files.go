@@ -1,0 +1,64 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"toolnexus-conformance/internal/suite"
+)
+
+// WriteFiles writes every report of a run into dir: report.md, results.json, one
+// junit-<port>.xml per port and report.html. It writes all it can and returns the paths written
+// with the errors met.
+func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult) ([]string, error) {
+	type file struct {
+		name  string
+		write func(io.Writer) error
+	}
+	files := []file{
+		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results) }},
+		{"results.json", func(w io.Writer) error { return JSON(w, cat, results) }},
+	}
+	for _, r := range results {
+		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r) }})
+	}
+	files = append(files, file{"report.html", func(w io.Writer) error { return HTML(w, cat, results) }})
+
+	var paths []string
+	var errs []error
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.write); err != nil {
+			errs = append(errs, fmt.Errorf("report %s: %w", path, err))
+			continue
+		}
+		paths = append(paths, path)
+	}
+	return paths, errors.Join(errs...)
+}
+
+// AppendFile appends the file at src to dst (e.g. report.md to $GITHUB_STEP_SUMMARY).
+func AppendFile(dst, src string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(dst, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	return errors.Join(err, f.Close())
+}
+
+// writeFile creates path and fills it with write, closing it either way.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(write(f), f.Close())
+}

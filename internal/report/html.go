@@ -1,0 +1,199 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"toolnexus-conformance/internal/suite"
+)
+
+var (
+	//go:embed page.tmpl
+	pageTmpl string
+	//go:embed page.css
+	pageCSS string
+	//go:embed page.js
+	pageJS string
+)
+
+// page is the HTML report's template; html/template escapes every value put into it.
+var page = template.Must(template.New("page").Parse(pageTmpl))
+
+// glyph is the mark the HTML grid shows before each verdict's word (fonts everywhere have them).
+var glyph = map[string]string{
+	suite.Pass: "✓", suite.Fail: "✗", suite.UnexpectedPass: "‼", suite.KnownFailure: "⚠",
+	suite.Unsupported: "–", suite.NotPresent: "○", NotRun: "·",
+}
+
+// htmlData is everything the page template reads.
+type htmlData struct {
+	Generated  string
+	Unexpected int
+	Totals     []htmlCount
+	Ports      []htmlPort
+	Rows       []htmlRow
+	Legend     []htmlCount
+	CSS        template.CSS
+	JS         template.JS
+}
+
+// htmlCount is a verdict with how many cells have it.
+type htmlCount struct {
+	Verdict, Glyph string
+	N              int
+}
+
+// htmlPort is one port's column header and summary line.
+type htmlPort struct {
+	Port, Library, Version, Runtime, Reason, Tally, Scenarios, HarnessErr string
+	Present                                                              bool
+	Bar                                                                  []htmlBar
+}
+
+// htmlBar is one verdict's share of a port's summary bar.
+type htmlBar struct {
+	Verdict string
+	N       int
+	Percent string
+}
+
+// htmlRow is one catalogue ID across the ports.
+type htmlRow struct {
+	ID, Title  string
+	GroupStart bool // the first row of a catalogue group (G1, A4, …) after another group
+	Problem    bool // some port's verdict is one to look at
+	Cells      []htmlCell
+}
+
+// htmlCell is one ID x port verdict and the evidence panel it opens.
+type htmlCell struct {
+	ID, Title, Port, Verdict, Glyph, Anchor, Why, Replay, Reason string
+	Scenarios                                                    []htmlScenario
+}
+
+// htmlScenario is one scenario's evidence inside a cell's panel.
+type htmlScenario struct {
+	Name, Feature, Status, Elapsed, Stderr string
+	Tags                                   []string
+	Message                                []htmlLine
+	Bodies                                 []htmlBody
+}
+
+// htmlLine is one line of an assertion; Class marks a go-cmp diff's removed or added lines.
+type htmlLine struct{ Class, Text string }
+
+// htmlBody is one captured request body, pretty-printed.
+type htmlBody struct{ Label, JSON string }
+
+// HTML writes one self-contained page (inline CSS and JS, nothing fetched): the catalogue ID x
+// port grid coloured by verdict, where each cell opens its evidence: the failed assertions, the
+// captured wire bodies, the adapter's stderr tail and the command that replays just that cell.
+func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+	d := htmlData{Generated: now().UTC().Format(time.RFC3339), CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
+	total := map[string]int{}
+	for _, r := range results {
+		d.Unexpected += r.Unexpected()
+		p := htmlPort{Port: r.Port, Present: r.Present, Reason: r.Reason, Library: identity(r, "library"),
+			Version: identity(r, "version"), Runtime: identity(r, "runtime"), HarnessErr: r.HarnessErr}
+		if r.Present {
+			p.Tally, p.Scenarios = tally(r), scenarioTally(r)
+		}
+		count := map[string]int{}
+		for _, v := range r.Cells {
+			count[v]++
+			total[v]++
+		}
+		for _, v := range verdicts {
+			if count[v] > 0 {
+				p.Bar = append(p.Bar, htmlBar{Verdict: v, N: count[v],
+					Percent: strconv.FormatFloat(100*float64(count[v])/float64(len(r.Cells)), 'f', 2, 64)})
+			}
+		}
+		d.Ports = append(d.Ports, p)
+	}
+	for _, v := range verdicts {
+		d.Legend = append(d.Legend, htmlCount{Verdict: v, Glyph: glyph[v], N: total[v]})
+		if total[v] > 0 {
+			d.Totals = append(d.Totals, htmlCount{Verdict: v, Glyph: glyph[v], N: total[v]})
+		}
+	}
+	d.Legend = append(d.Legend, htmlCount{Verdict: NotRun, Glyph: glyph[NotRun]})
+	prev := ""
+	for _, e := range shownIDs(cat, results) {
+		group, _, _ := strings.Cut(e[0], ".")
+		row := htmlRow{ID: e[0], Title: e[1], GroupStart: prev != "" && group != prev}
+		prev = group
+		for _, r := range results {
+			c := htmlCellFor(r, e)
+			row.Problem = row.Problem || failing(c.Verdict)
+			row.Cells = append(row.Cells, c)
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, d); err != nil {
+		return err
+	}
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+// htmlCellFor gathers one cell's verdict and evidence.
+func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
+	v := verdictOf(r, e[0])
+	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: v, Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
+		Why: why(r, e[0], v), Replay: replay(r.Port, e[0])}
+	switch {
+	case !r.Present:
+		c.Reason = "not present: " + r.Reason
+	case v == NotRun:
+		c.Reason = "this run did not judge " + e[0] + " on " + r.Port + ": no scenario tagged with it ran (deselected by --tags, or the run stopped early)"
+	}
+	for _, o := range scenariosFor(r, e[0]) {
+		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: o.Status, Message: messageLines(o.Message),
+			Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
+		for i, b := range o.Bodies {
+			s.Bodies = append(s.Bodies, htmlBody{Label: fmt.Sprintf("request %d of %d", i+1, len(o.Bodies)), JSON: prettyJSON(b)})
+		}
+		c.Scenarios = append(c.Scenarios, s)
+	}
+	return c
+}
+
+// messageLines splits an assertion into lines, marking a go-cmp diff's -want/+got lines.
+func messageLines(msg string) []htmlLine {
+	if msg == "" {
+		return nil
+	}
+	diff := lang(msg) == "diff"
+	var out []htmlLine
+	for _, l := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+		class := ""
+		if diff && strings.HasPrefix(l, "-") {
+			class = "del"
+		} else if diff && strings.HasPrefix(l, "+") {
+			class = "add"
+		}
+		out = append(out, htmlLine{Class: class, Text: l})
+	}
+	return out
+}
+
+// prettyJSON indents a captured body as it went over the wire (no HTML escaping: the template does it).
+func prettyJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "(not JSON: " + err.Error() + ")"
+	}
+	return strings.TrimRight(buf.String(), "\n")
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"toolnexus-conformance/internal/suite"
+)
+
+// GitHub caps a step summary at 1 MiB, so one assertion or stderr tail may only take this much
+// of the Markdown; report.html and results.json keep them whole.
+const (
+	mdMaxMessage = 8000
+	mdMaxStderr  = 2000
+)
+
+// Markdown writes the run as GitHub-flavoured Markdown, ready for $GITHUB_STEP_SUMMARY: the
+// catalogue ID x port table, one summary line per port, and a <details> block per failing cell.
+func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintln(b, "## toolnexus conformance")
+	fmt.Fprintln(b)
+	fmt.Fprint(b, "| ID | title |")
+	for _, r := range results {
+		fmt.Fprintf(b, " %s |", mdCell(r.Port))
+	}
+	fmt.Fprint(b, "\n|---|---|")
+	for range results {
+		fmt.Fprint(b, "---|")
+	}
+	fmt.Fprintln(b)
+	for _, e := range shownIDs(cat, results) {
+		fmt.Fprintf(b, "| %s | %s |", e[0], mdCell(e[1]))
+		for _, r := range results {
+			v := verdictOf(r, e[0])
+			fmt.Fprintf(b, " %s %s |", symbol[v], v)
+		}
+		fmt.Fprintln(b)
+	}
+
+	fmt.Fprintln(b)
+	fmt.Fprintln(b, "### Ports")
+	fmt.Fprintln(b)
+	for _, r := range results {
+		if !r.Present {
+			fmt.Fprintf(b, "- **%s** %s not present: %s\n", r.Port, symbol[suite.NotPresent], mdInline(r.Reason))
+			continue
+		}
+		line := fmt.Sprintf("- **%s** (%s): %s; %s", r.Port, mdInline(describe(r)), tally(r), scenarioTally(r))
+		if r.HarnessErr != "" {
+			line += "; **harness error:** " + mdInline(r.HarnessErr)
+		}
+		fmt.Fprintln(b, line)
+	}
+
+	fmt.Fprintln(b)
+	fmt.Fprintln(b, "### Failures")
+	fmt.Fprintln(b)
+	n := 0
+	for _, r := range results {
+		for _, e := range cat {
+			v := verdictOf(r, e[0])
+			if !failing(v) {
+				continue
+			}
+			n++
+			mdFailure(b, r, e, v)
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(b, "None.")
+	}
+	return b.Flush()
+}
+
+// mdFailure writes one failing cell's <details> block.
+func mdFailure(b *bufio.Writer, r *suite.PortResult, e [2]string, v string) {
+	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> · <b>%s</b> %s: %s</summary>\n\n",
+		symbol[v], html.EscapeString(r.Port), html.EscapeString(e[0]), html.EscapeString(v), html.EscapeString(e[1]))
+	if s := why(r, e[0], v); s != "" {
+		fmt.Fprintf(b, "%s\n\n", mdInline(s))
+	}
+	for _, o := range scenariosFor(r, e[0]) {
+		if o.Status != "fail" {
+			continue
+		}
+		fmt.Fprintf(b, "**%s** (`%s`)\n\n", mdInline(o.Scenario), feature(o))
+		fmt.Fprint(b, fence(clip(o.Message, mdMaxMessage, false), lang(o.Message)))
+		if o.Stderr != "" {
+			fmt.Fprintln(b, "adapter stderr (tail):")
+			fmt.Fprintln(b)
+			fmt.Fprint(b, fence(clip(o.Stderr, mdMaxStderr, true), "text"))
+		}
+	}
+	fmt.Fprintf(b, "Replay: `%s`\n\n</details>\n\n", replay(r.Port, e[0]))
+}
+
+// mdCell makes text safe inside one table cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(mdInline(s), "|", `\|`)
+}
+
+// mdInline makes text safe on one Markdown line: no newlines, no raw HTML.
+func mdInline(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// fence wraps text in a code block whose fence is longer than any backtick run inside it.
+func fence(s, lang string) string {
+	run, longest := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n"
+}
+
+// lang picks "diff" for go-cmp diffs so GitHub colours the -want/+got lines.
+func lang(msg string) string {
+	if strings.Contains(msg, "(-want +got)") || strings.Contains(msg, "(-reference +") {
+		return "diff"
+	}
+	return "text"
+}
+
+// clip shortens s to at most n bytes on a line boundary, keeping the head (or the tail, for
+// logs), and says how much it dropped.
+func clip(s string, n int, tail bool) string {
+	if len(s) <= n {
+		return s
+	}
+	if tail {
+		cut := s[len(s)-n:]
+		if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
+			cut = cut[i+1:]
+		}
+		return fmt.Sprintf("… (%d earlier bytes in report.html)\n%s", len(s)-len(cut), strings.ToValidUTF8(cut, ""))
+	}
+	cut := s[:n]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i]
+	}
+	return fmt.Sprintf("%s\n… (%d more bytes in report.html)", strings.ToValidUTF8(cut, ""), len(s)-len(cut))
+}

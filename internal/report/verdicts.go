@@ -1,0 +1,176 @@
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
+)
+
+// NotRun is the cell shown for an ID a present port did not run (deselected by --tags, or the
+// port's run stopped early); it is a rendering of the empty verdict, never a verdict itself.
+const NotRun = "not run"
+
+// verdicts lists every verdict in the order tallies print them.
+var verdicts = []string{suite.Pass, suite.Fail, suite.UnexpectedPass, suite.KnownFailure, suite.Unsupported, suite.NotPresent}
+
+// symbol is the glyph the Markdown table shows before each verdict's word.
+var symbol = map[string]string{
+	suite.Pass: "✅", suite.Fail: "❌", suite.UnexpectedPass: "❗", suite.KnownFailure: "⚠️",
+	suite.Unsupported: "➖", suite.NotPresent: "⬜", NotRun: "·",
+}
+
+// verdictOf is a port's verdict for one ID, NotRun when it has none.
+func verdictOf(r *suite.PortResult, id string) string {
+	if v := r.Cells[id]; v != "" {
+		return v
+	}
+	return NotRun
+}
+
+// failing reports whether a verdict is one a reader must look at: the failures, the expected
+// ones and the passes that should have been failures.
+func failing(v string) bool {
+	return v == suite.Fail || v == suite.KnownFailure || v == suite.UnexpectedPass
+}
+
+// shownIDs is the catalogue rows worth a line: those some present port ran, or every row when
+// no port is present (so a run with nothing present still shows the whole catalogue).
+func shownIDs(cat [][2]string, results []*suite.PortResult) [][2]string {
+	anyPresent := false
+	for _, r := range results {
+		anyPresent = anyPresent || r.Present
+	}
+	if !anyPresent {
+		return cat
+	}
+	var out [][2]string
+	for _, e := range cat {
+		for _, r := range results {
+			if r.Present && r.Cells[e[0]] != "" {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// scenariosFor is the port's scenarios tagged with one catalogue ID, in run order.
+func scenariosFor(r *suite.PortResult, id string) []steps.Outcome {
+	var out []steps.Outcome
+	for _, o := range r.Scenarios {
+		for _, t := range o.Tags {
+			if t == id {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// identity reads one hello field ("library", "version", "runtime") as a string.
+func identity(r *suite.PortResult, key string) string {
+	v, ok := r.Identity[key]
+	if !ok || v == nil {
+		return ""
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
+}
+
+// describe is the port's identity on one line: "toolnexus 1.2.0 on go1.26", or why it is absent.
+func describe(r *suite.PortResult) string {
+	if !r.Present {
+		return "not present: " + r.Reason
+	}
+	s := strings.TrimSpace(identity(r, "library") + " " + identity(r, "version"))
+	if rt := identity(r, "runtime"); rt != "" {
+		if s != "" {
+			s += " on "
+		}
+		s += rt
+	}
+	return s
+}
+
+// tally counts a port's verdicts as "12 pass, 1 fail", in the order of verdicts.
+func tally(r *suite.PortResult) string {
+	count := map[string]int{}
+	for _, v := range r.Cells {
+		count[v]++
+	}
+	var parts []string
+	for _, v := range verdicts {
+		if count[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
+		}
+	}
+	if len(parts) == 0 {
+		return "no IDs run"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scenarioTally counts a port's scenarios by status.
+func scenarioTally(r *suite.PortResult) string {
+	sc := map[string]int{}
+	for _, o := range r.Scenarios {
+		sc[o.Status]++
+	}
+	return fmt.Sprintf("%d scenarios: %d passed, %d failed, %d unsupported",
+		len(r.Scenarios), sc["pass"], sc["fail"], sc["unsupported"])
+}
+
+// feature is the base name of a scenario's feature file without its extension.
+func feature(o steps.Outcome) string {
+	if o.URI == "" {
+		return "unknown"
+	}
+	return strings.TrimSuffix(filepath.Base(o.URI), filepath.Ext(o.URI))
+}
+
+// catalogueTags is the scenario's tags that name catalogue IDs the port was judged on, sorted.
+func catalogueTags(r *suite.PortResult, o steps.Outcome) []string {
+	var out []string
+	for _, t := range o.Tags {
+		if _, ok := r.Cells[t]; ok {
+			out = append(out, t)
+		}
+	}
+	return suite.SortedIDs(out)
+}
+
+// replay is the one command that reruns just one cell.
+func replay(port, id string) string {
+	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@%s'", port, id)
+}
+
+// why explains a known failure or an unexpected pass from the port's expected-failures list.
+func why(r *suite.PortResult, id, verdict string) string {
+	reason := r.Expected[id]
+	switch verdict {
+	case suite.KnownFailure:
+		return "known failure, listed in runners/" + r.Port + "/expected-failures.txt: " + reason
+	case suite.UnexpectedPass:
+		return "unexpected pass: runners/" + r.Port + "/expected-failures.txt lists " + id +
+			" (" + reason + ") but every scenario passed; remove the line"
+	}
+	return ""
+}
+
+// sortedKeys is a map's keys in catalogue order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return suite.SortedIDs(keys)
+}
