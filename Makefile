@@ -3,6 +3,8 @@ GO       ?= go
 BIN      := bin/conformance
 REPORTS  ?= reports
 RUNS     ?= 3
+PORTS    ?=
+ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 .PHONY: all build conformance report test vet unit suite fuzz coverage bench clean
 
@@ -47,6 +49,13 @@ coverage: build
 # The whole suite on the Go reference.
 suite: build
 	./$(BIN) run --ports go --report-dir $(REPORTS)/go
+
+# Proves the suite can fail: every mutant of the reference must be caught.
+mutants: build
+	./$(BIN) mutants
+
+lint-workflows:
+	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
 bench: build
 	./$(BIN) bench --runs $(RUNS)

@@ -18,6 +18,7 @@ func (w *World) registerGoldenSteps(sc *godog.ScenarioContext) {
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).
 func (w *World) matchGolden(name string) error {
+	w.golden = name
 	bodies, err := w.bodies()
 	if err != nil {
 		return err

@@ -45,6 +45,8 @@ type Outcome struct {
 	Bodies   []map[string]any
 	Stderr   string
 	Elapsed  time.Duration
+	// Golden names the reference body file a parity step compared against, if any.
+	Golden string
 }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
@@ -74,6 +76,7 @@ type World struct {
 	warnings    []string
 	results     []map[string]any // results of client.run / client.ask
 	stored      map[string]any   // last store.get result
+	golden      string           // golden copy a parity step compared against
 }
 
 // Register binds every step to a fresh World; godog calls it once per scenario.
@@ -122,6 +125,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			if p, perr := env.Adapter(); perr == nil && o.Status != "pass" {
 				o.Stderr = p.StderrSince(stderrMark)
 			}
+			o.Golden = w.golden
 			w.cleanup()
 			if w.cancel != nil {
 				w.cancel()

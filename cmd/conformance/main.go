@@ -13,6 +13,7 @@ usage:
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance golden                    record fixtures/golden from the Go reference
+  conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (Go reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
   conformance fake-mcp-stdio --pid-file F   (used by the suite) the fake stdio MCP server
@@ -35,6 +36,8 @@ func main() {
 		code = cmdBench(os.Args[2:])
 	case "mutants":
 		code = cmdMutants(os.Args[2:])
+	case "diff":
+		code = cmdDiff(os.Args[2:])
 	case "list":
 		code = cmdList(os.Args[2:])
 	case "info":

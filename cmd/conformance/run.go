@@ -73,6 +73,7 @@ func cmdRun(args []string, golden bool) int {
 	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml, report.html and cucumber-<port>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
+	update := fs.Bool("update-expected", false, "rewrite runners/<port>/expected-failures.txt to match this run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -127,6 +128,21 @@ func cmdRun(args []string, golden bool) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "conformance: the run was stopped:", ctx.Err())
 		return 1
+	}
+	if *update {
+		for _, r := range results {
+			if !r.Present {
+				continue
+			}
+			path := filepath.Join(c.root, "runners", r.Port, "expected-failures.txt")
+			added, dropped, err := suite.RewriteExpected(path, r, ids)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "conformance:", err)
+				return 2
+			}
+			fmt.Printf("%s: expected failures rewritten (added %v, dropped %v)\n", r.Port, added, dropped)
+		}
+		return 0
 	}
 	code := 0
 	for _, r := range results {

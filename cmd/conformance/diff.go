@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"toolnexus-conformance/internal/suite"
+)
+
+// cmdDiff runs the parity scenarios on one port and prints its wire-body diff against one
+// golden copy of the Go reference.
+func cmdDiff(args []string) int {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(os.Stderr, "usage: conformance diff <golden-name> <port>   (golden names: fixtures/golden/*.json)")
+		return 2
+	}
+	name, port := fs.Arg(0), fs.Arg(1)
+	c.portList = port
+	chosen, _, err := c.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	exe, _ := os.Executable()
+	results, err := suite.Run(context.Background(), suite.Options{
+		Root: c.root, Cache: c.cache, Ports: chosen, Tags: "@X.1", CallTimeout: 15 * time.Second,
+		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout, StdioArgv: []string{exe, "fake-mcp-stdio"},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	r := results[0]
+	if !r.Present {
+		fmt.Printf("%s: not present: %s\n", port, r.Reason)
+		return 1
+	}
+	for _, o := range r.Scenarios {
+		if o.Golden != name {
+			continue
+		}
+		if o.Status == "pass" {
+			fmt.Printf("%s: %s: the wire bodies equal the reference's golden copy %q\n", port, o.Scenario, name)
+			return 0
+		}
+		fmt.Printf("%s: %s\n%s\n", port, o.Scenario, o.Message)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "conformance: no parity scenario compares against %q\n", name)
+	return 2
+}

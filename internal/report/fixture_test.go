@@ -1,0 +1,86 @@
+package report
+
+import (
+	"time"
+
+	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
+)
+
+// testCatalogue is a small catalogue whose titles need escaping in every format.
+var testCatalogue = [][2]string{
+	{"G1.1", "RequestParams keys reach the top level of the body, four paths"},
+	{"G1.2", "a RequestParams key wins over the client's own value (max_tokens 999 | not 4096)"},
+	{"A4.1", "messages/tools/stream in RequestParams are stripped & a warning names <each>"},
+	{"X.1", "the wire bodies match the Go reference's golden copy"},
+}
+
+// failMessage is a parity-style assertion: a go-cmp diff.
+const failMessage = "LLM request 1: \"max_tokens\" differs (-want +got):\n  float64(\n-\t999,\n+\t4096,\n  )"
+
+// failStderr is the adapter's stderr tail, with markup that must come out as text.
+const failStderr = "adapter: sending anthropic body\n<script>alert('stderr')</script>\nadapter: done"
+
+// syntheticRun is a judged run of two ports over testCatalogue: go, present, with one failing
+// cell (G1.2, with bodies and stderr) and one unsupported; python, not present.
+func syntheticRun() []*suite.PortResult {
+	goPort := &suite.PortResult{
+		Port: "go", Present: true, Expected: map[string]string{},
+		Identity: map[string]any{"port": "go", "library": "toolnexus", "version": "v1.4.0", "runtime": "go1.26.8"},
+		Scenarios: []steps.Outcome{
+			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"G1.1"}, Status: "pass", Elapsed: 120 * time.Millisecond,
+				Bodies: []map[string]any{{"model": "gpt-x", "temperature": 0.2, "metadata": map[string]any{"trace": "a"}}}},
+			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"G1.2", "anthropic"}, Status: "fail", Message: failMessage, Stderr: failStderr,
+				Elapsed: 340 * time.Millisecond,
+				Bodies: []map[string]any{
+					{"model": "claude-x", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user", "content": "hi </pre><b>"}}},
+					{"model": "claude-x", "max_tokens": 4096.0, "stream": true},
+				}},
+			{Scenario: "reserved keys are stripped with a warning", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"A4.1"}, Status: "unsupported", Message: "unsupported: client.create: warnings are not observable",
+				Elapsed: 15 * time.Millisecond},
+			{Scenario: "openai run matches the golden bodies", URI: "features/cross-port-parity.feature",
+				Tags: []string{"X.1"}, Status: "pass", Elapsed: 80 * time.Millisecond,
+				Bodies: []map[string]any{{"model": "gpt-x"}}},
+		},
+	}
+	python := &suite.PortResult{Port: "python", Reason: "no python3 >= 3.10 on PATH (found none)"}
+	results := []*suite.PortResult{goPort, python}
+	judge(results)
+	return results
+}
+
+// richRun adds a js port with a known failure and an unexpected pass to the synthetic run.
+func richRun() []*suite.PortResult {
+	js := &suite.PortResult{
+		Port: "js", Present: true,
+		Identity: map[string]any{"library": "toolnexus", "version": "0.16.0", "runtime": "node v22.3.0"},
+		Expected: map[string]string{"G1.1": "anthropic bodies carry \"system\": \"\"", "X.1": "content null vs \"\""},
+		Scenarios: []steps.Outcome{
+			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"G1.1"}, Status: "fail", Message: "LLM request 2 has a \"system\" key", Elapsed: time.Second},
+			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"G1.2"}, Status: "pass", Elapsed: time.Second},
+			{Scenario: "reserved keys are stripped with a warning", URI: "features/gap1-request-shaping.feature",
+				Tags: []string{"A4.1"}, Status: "pass", Elapsed: time.Second},
+			{Scenario: "openai run matches the golden bodies", URI: "features/cross-port-parity.feature",
+				Tags: []string{"X.1"}, Status: "pass", Elapsed: time.Second},
+		},
+	}
+	results := append(syntheticRun(), js)
+	judge(results)
+	return results
+}
+
+// judge gives every result its verdicts, as suite.Run does.
+func judge(results []*suite.PortResult) {
+	ids := make([]string, len(testCatalogue))
+	for i, e := range testCatalogue {
+		ids[i] = e[0]
+	}
+	for _, r := range results {
+		r.Judge(ids)
+	}
+}
