@@ -64,7 +64,7 @@ func TestHTML(t *testing.T) {
 		"./bin/conformance run --ports go --tags &#39;@G1.2&#39;",
 		"not present: no python3 &gt;= 3.10 on PATH (found none)",
 		"toolnexus v1.4.0", "go1.26.8",
-		`<span class="del">-	999,</span>`, `<span class="add">+	4096,</span>`,
+		`<span class="del">-	999,</span>`, `<span class="add">&#43;	4096,</span>`,
 		"&lt;script&gt;alert(&#39;stderr&#39;)&lt;/script&gt;",
 		"&#34;content&#34;: &#34;hi &lt;/pre&gt;&lt;b&gt;&#34;",
 		"request 2 of 2",
