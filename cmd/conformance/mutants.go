@@ -70,6 +70,7 @@ func cmdMutants(args []string) int {
 	}
 
 	survivors, broken := 0, 0
+	caught := map[string]bool{} // scenario names some mutant made fail
 	fmt.Printf("\n%-34s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
 	for _, m := range ms {
 		dir := filepath.Join(c.cache, "mutants", m.Name, "golang")
@@ -88,6 +89,11 @@ func cmdMutants(args []string) int {
 			broken++
 		default:
 			ids, n := caughtBy(r)
+			for _, o := range r.Scenarios {
+				if o.Status == "fail" {
+					caught[o.Scenario] = true
+				}
+			}
 			if n == 0 {
 				survivors++
 				fmt.Printf("%-34s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks)
@@ -96,7 +102,17 @@ func cmdMutants(args []string) int {
 			fmt.Printf("%-34s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
 		}
 	}
-	fmt.Printf("\nmutation run took %s\n", time.Since(start).Round(time.Second))
+	var never []string
+	for _, o := range clean.Scenarios {
+		if !caught[o.Scenario] {
+			never = append(never, o.Scenario)
+		}
+	}
+	fmt.Printf("\n%d of %d scenarios were seen failing on at least one mutant\n", len(clean.Scenarios)-len(never), len(clean.Scenarios))
+	for _, n := range never {
+		fmt.Printf("  never failed: %s\n", n)
+	}
+	fmt.Printf("mutation run took %s\n", time.Since(start).Round(time.Second))
 	if len(cleanFails) > 0 || survivors > 0 || broken > 0 {
 		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, clean reference failed %d scenarios\n",
 			survivors, len(ms), broken, len(cleanFails))

@@ -35,7 +35,11 @@ func (f *SSEFallback) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodGet)
 		http.Error(w, "streamable HTTP not supported", http.StatusMethodNotAllowed)
 	case http.MethodGet:
-		f.gets.Add(1)
+		// A streamable-HTTP client's own listening GET carries the protocol-version header;
+		// only a legacy SSE client's GET counts as reaching the SSE endpoint.
+		if r.Header.Get("Mcp-Protocol-Version") == "" && r.Header.Get("Mcp-Session-Id") == "" {
+			f.gets.Add(1)
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
@@ -55,7 +59,7 @@ func (f *SSEFallback) URL() string { return f.srv.URL() + "/mcp" }
 // Posts is the number of POST requests (streamable HTTP attempts) so far.
 func (f *SSEFallback) Posts() int { return int(f.posts.Load()) }
 
-// SSEGets is the number of GET requests (SSE stream opens) so far.
+// SSEGets is the number of legacy SSE stream opens (GETs without streamable-HTTP headers) so far.
 func (f *SSEFallback) SSEGets() int { return int(f.gets.Load()) }
 
 // Close stops the server, ending every hung SSE stream.

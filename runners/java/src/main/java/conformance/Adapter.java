@@ -88,9 +88,6 @@ final class Adapter {
         } else {
             Throwable t = Errors.unwrap(error);
             if (t instanceof Port.PortThrew && t.getCause() != null) t = t.getCause();
-            if (t instanceof VirtualMachineError vme && !(t instanceof StackOverflowError)) {
-                System.err.println("adapter: fatal: " + vme);
-            }
             String kind = Errors.kind(t, currentTiming, currentConfigOp);
             if (Errors.FAILED.equals(kind) && !(t instanceof AdapterException)) {
                 t.printStackTrace(); // the runner shows stderr in failures

@@ -74,16 +74,6 @@ final class Port {
         }
     }
 
-    /** Whether the port has this public method (for optional entry points). */
-    static boolean hasMethod(Class<?> owner, String name, Class<?>... types) {
-        try {
-            owner.getMethod(name, types);
-            return true;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
-    }
-
     /** Calls a method; what the port throws is rethrown unchanged (unchecked or wrapped). */
     static Object invoke(Method m, Object target, Object... args) {
         try {

@@ -1,7 +1,6 @@
 package conformance;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -70,10 +69,5 @@ final class Warnings {
             if (line.startsWith(PREFIX)) out.add(line);
         }
         return out;
-    }
-
-    /** Flushes the tee (used before exit). */
-    static void flush() throws IOException {
-        System.err.flush();
     }
 }
