@@ -6,7 +6,7 @@ RUNS     ?= 3
 PORTS    ?=
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-.PHONY: all build conformance report test vet unit suite fuzz coverage bench clean
+.PHONY: all build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
 
 all: test
 
@@ -14,8 +14,9 @@ build:
 	$(GO) build -o $(BIN) ./cmd/conformance
 
 # Every port that is present (the Go reference always); absent ones say why.
+# PORTS=go,python makes those ports required (absent = failure).
 conformance: build
-	./$(BIN) run --report-dir $(REPORTS)
+	./$(BIN) run $(if $(PORTS),--ports $(PORTS)) --report-dir $(REPORTS)
 
 # The same run, then where its reports are: report.html (open it), report.md, results.json,
 # junit-<port>.xml, cucumber-<port>.json. Exits as the run did, after printing the paths.
@@ -27,7 +28,7 @@ report: build
 	done; \
 	exit $$status
 
-test: vet unit fuzz coverage suite
+test: vet unit fuzz coverage lint-workflows suite
 
 vet:
 	$(GO) vet ./...
@@ -62,3 +63,9 @@ bench: build
 
 clean:
 	rm -rf bin $(REPORTS) .cache
+
+# Re-run every present port and splice the result table into README.md.
+readme-table: build
+	-./$(BIN) run --quiet --report-dir $(REPORTS) > /dev/null
+	awk '/^\| ID/{p=1} p&&/^$$/{exit} p' $(REPORTS)/report.md > $(REPORTS)/table.md
+	awk -v t=$(REPORTS)/table.md '/<!-- results:start -->/{print; while((getline l < t)>0) print l; skip=1; next} /<!-- results:end -->/{skip=0} !skip' README.md > README.md.new && mv README.md.new README.md

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -53,8 +54,8 @@ type htmlCount struct {
 // htmlPort is one port's column header and summary line.
 type htmlPort struct {
 	Port, Library, Version, Runtime, Reason, Tally, Scenarios, HarnessErr string
-	Present                                                              bool
-	Bar                                                                  []htmlBar
+	Present                                                               bool
+	Bar                                                                   []htmlBar
 }
 
 // htmlBar is one verdict's share of a port's summary bar.
@@ -145,7 +146,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	return err
 }
 
-// htmlCellFor gathers one cell's verdict and evidence.
+// htmlCellFor gathers one cell's verdict and evidence, the failed scenarios first.
 func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	v := verdictOf(r, e[0])
 	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: v, Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
@@ -156,7 +157,20 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	case v == NotRun:
 		c.Reason = "this run did not judge " + e[0] + " on " + r.Port + ": no scenario tagged with it ran (deselected by --tags, or the run stopped early)"
 	}
-	for _, o := range scenariosFor(r, e[0]) {
+	scenarios := scenariosFor(r, e[0])
+	rank := map[string]int{"fail": 0, "unsupported": 1}
+	sort.SliceStable(scenarios, func(i, j int) bool {
+		ri, ok := rank[scenarios[i].Status]
+		if !ok {
+			ri = 2
+		}
+		rj, ok := rank[scenarios[j].Status]
+		if !ok {
+			rj = 2
+		}
+		return ri < rj
+	})
+	for _, o := range scenarios {
 		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: o.Status, Message: messageLines(o.Message),
 			Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
 		for i, b := range o.Bodies {

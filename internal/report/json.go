@@ -32,12 +32,12 @@ type CatalogueEntry struct {
 
 // PortResults is one port's identity, verdict per catalogue ID and scenarios.
 type PortResults struct {
-	Port     string `json:"port"`
-	Present  bool   `json:"present"`
-	Reason   string `json:"reason"`
-	Library  string `json:"library"`
-	Version  string `json:"version"`
-	Runtime  string `json:"runtime"`
+	Port    string `json:"port"`
+	Present bool   `json:"present"`
+	Reason  string `json:"reason"`
+	Library string `json:"library"`
+	Version string `json:"version"`
+	Runtime string `json:"runtime"`
 	// HarnessError is set when the harness itself failed this port's run.
 	HarnessError string `json:"harnessError"`
 	// ExpectedFailures is runners/<port>/expected-failures.txt: ID to reason.
