@@ -10,10 +10,9 @@ import (
 	"toolnexus-conformance/internal/suite"
 )
 
-// WriteFiles writes every report of a run into dir: report.md, results.json, one
-// junit-<port>.xml per port and report.html. It writes all it can and returns the paths written
-// with the errors met.
+// WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir.
 func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult) ([]string, error) {
+	// It writes all it can and returns the paths written with the errors met.
 	type file struct {
 		name  string
 		write func(io.Writer) error

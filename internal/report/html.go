@@ -93,10 +93,10 @@ type htmlLine struct{ Class, Text string }
 // htmlBody is one captured request body, pretty-printed.
 type htmlBody struct{ Label, JSON string }
 
-// HTML writes one self-contained page (inline CSS and JS, nothing fetched): the catalogue ID x
-// port grid coloured by verdict, where each cell opens its evidence: the failed assertions, the
-// captured wire bodies, the adapter's stderr tail and the command that replays just that cell.
+// HTML writes one self-contained page: the ID x port grid, each cell opening its evidence.
 func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+	// Inline CSS and JS, nothing fetched. A cell's evidence: the failed assertions, the captured
+	// wire bodies, the adapter's stderr tail and the command that replays just that cell.
 	d := htmlData{Generated: now().UTC().Format(time.RFC3339), CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
 	total := map[string]int{}
 	for _, r := range results {

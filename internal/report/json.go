@@ -8,15 +8,13 @@ import (
 	"toolnexus-conformance/internal/suite"
 )
 
-// ResultsVersion is the version of the results.json layout; schema/results.schema.json
-// describes it, and a change to either changes this number.
+// ResultsVersion is the results.json layout's version, the one schema/results.schema.json pins.
 const ResultsVersion = 1
 
 // now is the clock behind "generated"; tests pin it.
 var now = time.Now
 
-// Results is the results.json document: the catalogue, then every port with its verdicts and
-// the evidence behind them.
+// Results is the results.json document: the catalogue, then each port's verdicts and evidence.
 type Results struct {
 	Version   int              `json:"version"`
 	Generated string           `json:"generated"`

@@ -58,12 +58,12 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
-// JUnit writes one port's run as JUnit XML: a testsuite named for the port, a testcase per
-// scenario (classname: its feature file's base name) with a failure carrying the assertion,
-// skipped for unsupported scenarios, and the adapter's stderr tail as system-err. A known failure
-// is skipped and an unexpected pass fails, so the XML agrees with the run's exit code. A port
-// that is not present has one skipped testcase per catalogue ID, with the reason.
+// JUnit writes one port's run as JUnit XML: a testsuite for the port, a testcase per scenario.
 func JUnit(w io.Writer, result *suite.PortResult) error {
+	// classname is the feature file's base name; a failure carries the assertion, unsupported is
+	// skipped, the adapter's stderr tail is system-err. A known failure is skipped and an
+	// unexpected pass fails, so the XML agrees with the run's exit code. A port that is not
+	// present has one skipped testcase per catalogue ID, with the reason.
 	s := junitSuite{Name: result.Port}
 	for _, k := range []string{"library", "version", "runtime"} {
 		if v := identity(result, k); v != "" {
@@ -74,7 +74,7 @@ func JUnit(w io.Writer, result *suite.PortResult) error {
 		s.Properties = append(s.Properties, junitProperty{Name: "reason", Value: "not present: " + result.Reason})
 		for _, id := range sortedKeys(result.Cells) {
 			s.Cases = append(s.Cases, junitCase{Name: id, Classname: result.Port, Time: "0.000",
-				Skipped: &junitProblem{Message: "not present: " + oneLine(result.Reason), Text: result.Reason}})
+				Skipped: &junitProblem{Message: "not present: " + oneLine(result.Reason)}})
 		}
 	}
 	var total float64

@@ -17,9 +17,9 @@ const (
 	mdMaxStderr  = 2000
 )
 
-// Markdown writes the run as GitHub-flavoured Markdown, ready for $GITHUB_STEP_SUMMARY: the
-// catalogue ID x port table, one summary line per port, and a <details> block per failing cell.
+// Markdown writes the run for $GITHUB_STEP_SUMMARY: ID x port table, port lines, failures.
 func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+	// The failures are one <details> block per failing cell, the assertion in a code block.
 	b := bufio.NewWriter(w)
 	fmt.Fprintln(b, "## toolnexus conformance")
 	fmt.Fprintln(b)

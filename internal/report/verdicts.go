@@ -10,8 +10,7 @@ import (
 	"toolnexus-conformance/steps"
 )
 
-// NotRun is the cell shown for an ID a present port did not run (deselected by --tags, or the
-// port's run stopped early); it is a rendering of the empty verdict, never a verdict itself.
+// NotRun is how a report shows an ID a present port did not run; it is never a verdict.
 const NotRun = "not run"
 
 // verdicts lists every verdict in the order tallies print them.
