@@ -54,7 +54,7 @@ func TestSSEFallbackThenHangEndsWithinServerTimeout(t *testing.T) { // G3.2
 	if !f.sawMethod(http.MethodPost) || !f.sawMethod(http.MethodGet) {
 		t.Fatal("the client never reached the SSE endpoint (no GET after the refused POST)")
 	}
-	if elapsed < 400*time.Millisecond || elapsed > 1500*time.Millisecond {
+	if elapsed < 400*time.Millisecond || elapsed > 2*time.Second {
 		t.Fatalf("load took %v, want about the 500 ms server timeout", elapsed)
 	}
 	if countMcpWarnings(warns(), `MCP server "fallback" failed: connect timed out after 500ms`) != 1 {

@@ -110,16 +110,17 @@ func TestStdioCancelMidLoadKillsAndReapsChild(t *testing.T) { // G3.5
 
 func TestStdioServerTimeoutKillsChild(t *testing.T) {
 	warns := recordMcpWarnings(t)
-	entry, pidFile := stdioFake(t, "hang", map[string]any{"timeout": 1000})
+	// 1.5 s leaves a loaded machine time to start the child before the timeout kills it.
+	entry, pidFile := stdioFake(t, "hang", map[string]any{"timeout": 1500})
 	start := time.Now()
 	src := loadMcpOK(t, map[string]any{"local": entry})
-	if src.Status["local"] != StatusFailed || time.Since(start) > 3*time.Second {
+	if src.Status["local"] != StatusFailed || time.Since(start) > 4*time.Second {
 		t.Fatalf("status %v after %v", src.Status, time.Since(start))
 	}
 	if !mcpChildGone(mcpChildPID(t, pidFile)) {
 		t.Fatal("timed-out child still exists")
 	}
-	if countMcpWarnings(warns(), `MCP server "local" failed: connect timed out after 1000ms`) != 1 {
+	if countMcpWarnings(warns(), `MCP server "local" failed: connect timed out after 1500ms`) != 1 {
 		t.Fatalf("warnings %q", warns())
 	}
 }
