@@ -31,16 +31,17 @@ func cmdBench(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	exe, _ := os.Executable()
+	opts, err := c.options(chosen, *tags)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
 	per := map[string][]time.Duration{}
 	var walls []time.Duration
 	code := 0
 	for i := 0; i < *runs; i++ {
 		start := time.Now()
-		results, err := suite.Run(context.Background(), suite.Options{
-			Root: c.root, Cache: c.cache, Ports: chosen, Tags: *tags, CallTimeout: 15 * time.Second,
-			ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout, StdioArgv: []string{exe, "fake-mcp-stdio"},
-		})
+		results, err := suite.Run(context.Background(), opts)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance:", err)
 			return 2

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"time"
 
 	"toolnexus-conformance/internal/suite"
 )
@@ -30,11 +29,12 @@ func cmdDiff(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	exe, _ := os.Executable()
-	results, err := suite.Run(context.Background(), suite.Options{
-		Root: c.root, Cache: c.cache, Ports: chosen, Tags: "@X.1", CallTimeout: 15 * time.Second,
-		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout, StdioArgv: []string{exe, "fake-mcp-stdio"},
-	})
+	opts, err := c.options(chosen, "@X.1")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	results, err := suite.Run(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2

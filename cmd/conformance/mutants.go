@@ -44,13 +44,16 @@ func cmdMutants(args []string) int {
 		}
 		ms = keep
 	}
-	exe, _ := os.Executable()
+	base, err := c.options([]string{"go"}, "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	base.CallTimeout = *callTimeout
 	run := func(env []string) (*suite.PortResult, error) {
-		rs, err := suite.Run(context.Background(), suite.Options{
-			Root: c.root, Cache: c.cache, Ports: []string{"go"}, CallTimeout: *callTimeout,
-			ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-			StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env,
-		})
+		opts := base
+		opts.AdapterEnv = env
+		rs, err := suite.Run(context.Background(), opts)
 		if err != nil {
 			return nil, err
 		}

@@ -30,6 +30,19 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one port's adapter")
 }
 
+// options are the suite settings every command starts from; the stdio fake is this binary.
+func (c *common) options(ports []string, tags string) (suite.Options, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return suite.Options{}, fmt.Errorf("cannot find my own executable for the stdio fake: %w", err)
+	}
+	return suite.Options{
+		Root: c.root, Cache: c.cache, Ports: ports, Tags: tags, CallTimeout: 15 * time.Second,
+		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
+		StdioArgv: []string{exe, "fake-mcp-stdio"},
+	}, nil
+}
+
 // resolve fills in the root and cache and returns the chosen ports and whether the user named them.
 func (c *common) resolve() ([]string, bool, error) {
 	if c.root == "" {
@@ -82,9 +95,9 @@ func cmdRun(args []string, golden bool) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	exe, err := os.Executable()
+	opts, err := c.options(chosen, *tags)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance: cannot find my own executable for the stdio fake:", err)
+		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
 	if *reportDir != "" {
@@ -97,11 +110,8 @@ func cmdRun(args []string, golden bool) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *runTimeout)
 	defer cancel()
-	opts := suite.Options{
-		Root: c.root, Cache: c.cache, Ports: chosen, Tags: *tags, CallTimeout: *callTimeout,
-		ScenarioTimeout: *scenarioTimeout, PrepareTimeout: c.prepareTimeout, ReportDir: *reportDir,
-		UpdateGolden: golden, StdioArgv: []string{exe, "fake-mcp-stdio"}, Progress: os.Stderr,
-	}
+	opts.CallTimeout, opts.ScenarioTimeout = *callTimeout, *scenarioTimeout
+	opts.ReportDir, opts.UpdateGolden, opts.Progress = *reportDir, golden, os.Stderr
 	if *quiet {
 		opts.Progress = nil
 	}
