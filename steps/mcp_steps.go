@@ -75,6 +75,7 @@ func (w *World) hungServer(name string) error {
 		return err
 	}
 	w.mcp.servers[name] = cfg
+	w.stallsFor(name, forever)
 	return nil
 }
 
@@ -93,6 +94,8 @@ func (w *World) slowServer(name string, secs int) error {
 	}
 	w.mcp.closers = append(w.mcp.closers, s.Close)
 	w.mcp.servers[name] = map[string]any{"url": s.URL()}
+	w.bounds.slow[name] = s
+	w.stallsFor(name, time.Duration(secs)*time.Second)
 	return nil
 }
 
@@ -104,6 +107,7 @@ func (w *World) fallbackHangServer(name string, ms int) error {
 	w.mcp.fallback[name] = f
 	w.mcp.closers = append(w.mcp.closers, f.Close)
 	w.mcp.servers[name] = map[string]any{"url": f.URL(), "timeout": ms}
+	w.stallsFor(name, forever)
 	return nil
 }
 
@@ -135,8 +139,10 @@ func (w *World) mcpAction(action, limit, ms string) error {
 		return err
 	}
 	args := map[string]any{"mcpConfig": cfg}
+	var callerLimit time.Duration
 	if ms != "" {
 		n, _ := strconv.Atoi(ms)
+		callerLimit = time.Duration(n) * time.Millisecond
 		if limit == "cancel after" {
 			args["cancelAfterMs"] = n
 		} else {
@@ -162,7 +168,8 @@ func (w *World) mcpAction(action, limit, ms string) error {
 		w.toolkit = h
 		w.toolkits = append(w.toolkits, h)
 	}
-	_, err = w.call(op, args)
+	bound, floor := w.pin(callerLimit)
+	_, err = w.callBounded(op, args, bound, floor)
 	return err
 }
 

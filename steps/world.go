@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -20,8 +21,8 @@ import (
 // Env is what every scenario of one port's run shares.
 type Env struct {
 	Port string
-	// Adapter returns a live adapter, replacing a broken one.
-	Adapter func() (*adapter.Process, error)
+	// Adapters hands each scenario its own adapter process (see adapter_lease.go).
+	Adapters Adapters
 	LLM     *llm.Server
 	// StdioArgv starts the fake stdio MCP server; "--pid-file <path>" is appended.
 	StdioArgv []string
@@ -47,6 +48,12 @@ type Outcome struct {
 	Elapsed  time.Duration
 	// Golden names the reference body file a parity step compared against, if any.
 	Golden string
+	// Order is the scenario's place in the run's feature order (godog's pickle id), so a
+	// parallel run's outcomes sort back into the order a sequential run reports.
+	Order int
+	// Floor is the time the scenario must wait even on a perfect port: the pinned waits
+	// it declares (a cancel after N ms, a server timeout …; see bounds.go).
+	Floor time.Duration
 }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
@@ -62,6 +69,10 @@ type World struct {
 	id     int64
 	dir    string
 	route  *llm.Route
+
+	proc       *adapter.Process // this scenario's adapter, from env.Adapters
+	bounds     bounds           // pinned timing (bounds.go)
+	stderrMark int64            // proc's stderr position when the scenario took it
 
 	client      map[string]any // client.create args, sent on first use
 	clientReady bool
@@ -84,7 +95,6 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 	return func(sc *godog.ScenarioContext) {
 		w := &World{env: env}
 		var started time.Time
-		var stderrMark int64
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 			started = time.Now()
 			if env.ScenarioTimeout > 0 {
@@ -96,18 +106,18 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			w.id = env.seq.Add(1)
 			w.route = env.LLM.NewRoute()
 			w.mcp = newMCPState()
+			w.bounds = newBounds(s)
 			dir, err := os.MkdirTemp("", "conformance-scenario-")
 			if err != nil {
 				return ctx, fmt.Errorf("harness: temp dir: %w", err)
 			}
 			w.dir = dir
-			if p, err := env.Adapter(); err == nil {
-				stderrMark = p.MarkStderr()
-			}
 			return ctx, nil
 		})
 		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 			o := Outcome{Scenario: s.Name, URI: s.Uri, Status: "pass", Elapsed: time.Since(started)}
+			o.Order, _ = strconv.Atoi(s.Id)
+			o.Floor = w.bounds.floor
 			for _, t := range s.Tags {
 				o.Tags = append(o.Tags, strings.TrimPrefix(t.Name, "@"))
 			}
@@ -122,11 +132,12 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			for _, r := range w.route.Requests() {
 				o.Bodies = append(o.Bodies, r.Body)
 			}
-			if p, perr := env.Adapter(); perr == nil && o.Status != "pass" {
-				o.Stderr = p.StderrSince(stderrMark)
+			if w.proc != nil && o.Status != "pass" {
+				o.Stderr = w.proc.StderrSince(w.stderrMark)
 			}
 			o.Golden = w.golden
 			w.cleanup()
+			w.releaseAdapter()
 			if w.cancel != nil {
 				w.cancel()
 			}
@@ -152,7 +163,7 @@ func (w *World) handle(kind string) string {
 // call sends one request and keeps its response; a port-level error is not a Go error
 // here, so "then it fails with …" steps can judge it. Unsupported always stops the scenario.
 func (w *World) call(op string, args map[string]any) (*adapter.Response, error) {
-	p, err := w.env.Adapter()
+	p, err := w.adapter()
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +195,7 @@ func (w *World) must(op string, args map[string]any) (map[string]any, error) {
 
 // cleanup closes what the scenario opened, in the adapter and in the fakes.
 func (w *World) cleanup() {
-	if p, err := w.env.Adapter(); err == nil && !p.IsBroken() {
+	if p := w.proc; p != nil && !p.IsBroken() {
 		for _, tk := range w.toolkits {
 			_, _ = p.Call(context.Background(), "toolkit.close", map[string]any{"toolkit": tk})
 		}

@@ -6,25 +6,39 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"toolnexus-conformance/internal/suite"
 )
 
-// cmdBench runs the suite on one port N times and prints wall time per run and per scenario.
-// Timing lives here, never in a pass/fail assertion.
+// cmdBench runs the suite N times on the chosen implementations (all at once, as `run`
+// does) and prints, per implementation, where the wall time went. Timing lives here,
+// never in a pass/fail assertion.
+//
+//	wall        the implementation's whole run: prepare, adapter start-up, every scenario
+//	Σ scenarios the scenario times added up (what a one-at-a-time run would spend in them)
+//	floor       the waits no port can avoid (each scenario's declared cancel, deadline or
+//	            server timeout), divided by the jobs, never less than the longest one
+//	start-up    prepare + one adapter's start and hello (starts: processes started)
+//	wall/floor  how far from the floor the run is (1.0 is unreachable: nothing is free)
 func cmdBench(args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	runs := fs.Int("runs", 3, "how many times to run the suite")
+	runs := fs.Int("runs", 3, "how many times to run the suite; the table shows the median run")
 	tags := fs.String("tags", "", "godog tag expression")
-	top := fs.Int("top", 15, "how many of the slowest scenarios to list")
+	top := fs.Int("top", 10, "how many of the slowest scenarios to list")
+	timeline := fs.Bool("timeline", false, "print each progress line with its time since the run started")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if c.portList == "" {
 		c.portList = "go"
+	}
+	if *runs < 1 {
+		fmt.Fprintln(os.Stderr, "conformance: --runs must be at least 1")
+		return 2
 	}
 	chosen, _, err := c.resolve()
 	if err != nil {
@@ -36,58 +50,99 @@ func cmdBench(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
+	rows := map[string][]benchRow{}
 	per := map[string][]time.Duration{}
-	var walls []time.Duration
 	code := 0
 	for i := 0; i < *runs; i++ {
 		start := time.Now()
+		if *timeline {
+			opts.Progress = &stamped{start: start}
+		}
 		results, err := suite.Run(context.Background(), opts)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance:", err)
 			return 2
 		}
-		wall := time.Since(start)
-		walls = append(walls, wall)
-		n := 0
+		fmt.Printf("run %d: %s wall for %s\n", i+1, time.Since(start).Round(time.Millisecond), strings.Join(chosen, ","))
 		for _, r := range results {
-			if r.Unexpected() > 0 || !r.Present {
+			if !r.Present {
+				fmt.Printf("  %-10s not present: %s\n", r.Port, r.Reason)
+				code = 1
+				continue
+			}
+			if r.Unexpected() > 0 {
 				code = 1
 			}
+			rows[r.Port] = append(rows[r.Port], newBenchRow(r))
 			for _, o := range r.Scenarios {
 				key := r.Port + " " + o.Scenario
 				per[key] = append(per[key], o.Elapsed)
-				n++
 			}
 		}
-		fmt.Printf("run %d: %s wall, %d scenarios\n", i+1, wall.Round(time.Millisecond), n)
 	}
-	type row struct {
+	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios")
+	for _, port := range chosen {
+		rs := rows[port]
+		if len(rs) == 0 {
+			continue
+		}
+		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
+		m := rs[len(rs)/2]
+		if os.Getenv("BENCH_DEBUG") != "" { fmt.Printf("debug: godog %s\n", ms(m.godog)) }
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n)
+	}
+	type slow struct {
 		name string
 		mean time.Duration
 	}
-	var rows []row
-	var sum time.Duration
+	var slowest []slow
 	for k, ds := range per {
 		var t time.Duration
 		for _, d := range ds {
 			t += d
 		}
-		rows = append(rows, row{k, t / time.Duration(len(ds))})
-		sum += t / time.Duration(len(ds))
+		slowest = append(slowest, slow{k, t / time.Duration(len(ds))})
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].mean > rows[j].mean })
-	var mean time.Duration
-	for _, w := range walls {
-		mean += w
-	}
-	fmt.Printf("\nmean wall per run: %s (includes preparing the adapter); scenario time per run: %s\n",
-		(mean / time.Duration(len(walls))).Round(time.Millisecond), sum.Round(time.Millisecond))
-	fmt.Printf("slowest scenarios (mean of %d runs):\n", *runs)
-	for i, r := range rows {
+	sort.Slice(slowest, func(i, j int) bool { return slowest[i].mean > slowest[j].mean })
+	fmt.Printf("\nmedian of %d runs; slowest scenarios (mean):\n", *runs)
+	for i, r := range slowest {
 		if i == *top {
 			break
 		}
-		fmt.Printf("  %8s  %s\n", r.mean.Round(time.Millisecond), r.name)
+		fmt.Printf("  %8s  %s\n", ms(r.mean), r.name)
 	}
 	return code
+}
+
+type benchRow struct {
+	wall, sum, floor, prepare, start, godog time.Duration
+	starts, jobs, n                  int
+}
+
+func newBenchRow(r *suite.PortResult) benchRow {
+	b := benchRow{wall: r.Timing.Wall, prepare: r.Timing.Prepare, start: r.Timing.Start,
+		godog: r.Timing.Scenarios, starts: r.Timing.Starts, jobs: r.Timing.Jobs, n: len(r.Scenarios)}
+	for _, o := range r.Scenarios {
+		b.sum += o.Elapsed
+	}
+	b.floor = suite.Floor(r.Scenarios, r.Timing.Jobs)
+	return b
+}
+
+func (b benchRow) ratio() float64 {
+	if b.floor <= 0 {
+		return 0
+	}
+	return float64(b.wall) / float64(b.floor)
+}
+
+func ms(d time.Duration) string { return d.Round(time.Millisecond).String() }
+
+// stamped writes progress lines to stderr prefixed with the time since start.
+type stamped struct{ start time.Time }
+
+func (s *stamped) Write(p []byte) (int, error) {
+	fmt.Fprintf(os.Stderr, "%7.3fs %s", time.Since(s.start).Seconds(), p)
+	return len(p), nil
 }

@@ -21,6 +21,7 @@ import (
 type common struct {
 	root, cache, portList string
 	prepareTimeout        time.Duration
+	jobs                  int
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -28,6 +29,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
 	fs.StringVar(&c.portList, "ports", "", "comma-separated ports (default: all of "+strings.Join(ports.All, ",")+"; absent ones are reported as not present)")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one port's adapter")
+	fs.IntVar(&c.jobs, "jobs", suite.DefaultJobs(), "scenarios run at once per implementation, each on its own adapter process (1: one after another)")
 }
 
 // options are the suite settings every command starts from; the stdio fake is this binary.
@@ -39,7 +41,7 @@ func (c *common) options(ports []string, tags string) (suite.Options, error) {
 	return suite.Options{
 		Root: c.root, Cache: c.cache, Ports: ports, Tags: tags, CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-		StdioArgv: []string{exe, "fake-mcp-stdio"},
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs,
 	}, nil
 }
 

@@ -35,6 +35,9 @@ type Options struct {
 	Progress  io.Writer
 	// AdapterEnv is extra environment for adapters (e.g. TOOLNEXUS_GO for a mutant).
 	AdapterEnv []string
+	// Jobs is how many scenarios of one implementation run at once, each on its own
+	// adapter process and fakes (0: DefaultJobs()).
+	Jobs int
 }
 
 // Run runs every requested port in parallel; ports never block each other.
@@ -68,6 +71,8 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 
 func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol, fake *llm.Server) *PortResult {
 	res := &PortResult{Port: port}
+	began := time.Now()
+	defer func() { res.Timing.Wall = time.Since(began) }()
 	expected, err := Expected(filepath.Join(o.Root, "runners", port, "expected-failures.txt"))
 	if err != nil {
 		res.Reason = "bad expected-failures.txt: " + err.Error()
@@ -86,10 +91,16 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 		res.Reason = err.Error()
 		return res
 	}
-	mgr := &manager{cfg: adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
-		CallTimeout: o.CallTimeout, Schema: proto}}
-	defer mgr.close()
-	hello, err := mgr.hello(ctx)
+	res.Timing.Prepare = time.Since(began)
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs()
+	}
+	res.Timing.Jobs = jobs
+	adapters := newPool(adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
+		CallTimeout: o.CallTimeout, Schema: proto}, jobs)
+	defer adapters.close()
+	hello, err := adapters.hello(ctx)
 	if err != nil {
 		res.Reason = "adapter would not start: " + err.Error()
 		progress(o, "%-7s not present: %s", port, res.Reason)
@@ -102,7 +113,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	env := &steps.Env{
 		Port: port, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		ScenarioTimeout: o.ScenarioTimeout,
-		Adapter:         func() (*adapter.Process, error) { return mgr.get(ctx) },
+		Adapters:        adapters,
 		Report: func(out steps.Outcome) {
 			mu.Lock()
 			res.Scenarios = append(res.Scenarios, out)
@@ -123,10 +134,14 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 		ScenarioInitializer: steps.Register(env),
 		Options: &godog.Options{
 			Paths: []string{filepath.Join(o.Root, "features")}, Tags: o.Tags, Format: "cucumber",
-			Output: cucumber, Strict: true, Concurrency: 1, NoColors: true, DefaultContext: ctx,
+			Output: cucumber, Strict: true, Concurrency: jobs, NoColors: true, DefaultContext: ctx,
 		},
 	}
+	ran := time.Now()
 	suite.Run()
+	res.Timing.Scenarios = time.Since(ran)
+	res.Timing.Start, res.Timing.Starts = adapters.startCost()
+	inFeatureOrder(res.Scenarios)
 	if len(res.Scenarios) == 0 {
 		res.HarnessErr = "no scenario ran (check --tags)"
 	}
@@ -136,58 +151,5 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 func progress(o Options, format string, args ...any) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, format+"\n", args...)
-	}
-}
-
-// manager keeps one live adapter per port and replaces it when it breaks.
-type manager struct {
-	cfg  adapter.Config
-	mu   sync.Mutex
-	proc *adapter.Process
-}
-
-func (m *manager) get(ctx context.Context) (*adapter.Process, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.proc != nil && !m.proc.IsBroken() {
-		return m.proc, nil
-	}
-	if m.proc != nil {
-		m.proc.Close()
-	}
-	p, err := adapter.Start(m.cfg)
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Call(ctx, "hello", nil)
-	if err != nil {
-		p.Close()
-		return nil, err
-	}
-	if !r.OK {
-		p.Close()
-		return nil, fmt.Errorf("hello failed: %s", r.Error.Message)
-	}
-	m.proc = p
-	return p, nil
-}
-
-func (m *manager) hello(ctx context.Context) (map[string]any, error) {
-	p, err := m.get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Call(ctx, "hello", nil)
-	if err != nil {
-		return nil, err
-	}
-	return r.Result, nil
-}
-
-func (m *manager) close() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.proc != nil {
-		m.proc.Close()
 	}
 }

@@ -30,6 +30,7 @@ type PortResult struct {
 	Cells      map[string]string `json:"cells"`
 	HarnessErr string            `json:"harnessError,omitempty"`
 	Expected   map[string]string `json:"expectedFailures,omitempty"`
+	Timing     Timing            `json:"-"` // where the wall time went (bench; timing.go)
 }
 
 // Expected reads runners/<port>/expected-failures.txt: "<ID> <reason>" per line, # comments.

@@ -1,0 +1,139 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"toolnexus-conformance/internal/adapter"
+)
+
+// pool hands each running scenario its own adapter process, so the scenarios of one
+// implementation can run side by side (--jobs). At most size processes are in use at
+// once; a process comes back to the idle list after its scenario, and one that broke
+// (crashed, timed out, was abandoned at a bound) is closed and never handed out again.
+type pool struct {
+	cfg   adapter.Config
+	slots chan struct{} // one token per process that may be in use
+
+	mu     sync.Mutex
+	idle   []*adapter.Process
+	closed bool
+	starts int           // processes started, for the bench's start-up figure
+	spent  time.Duration // time spent starting them (start + hello)
+}
+
+func newPool(cfg adapter.Config, size int) *pool {
+	if size < 1 {
+		size = 1
+	}
+	return &pool{cfg: cfg, slots: make(chan struct{}, size)}
+}
+
+// Acquire returns a live adapter for one scenario; Release must give it back.
+func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
+	}
+	p.mu.Lock()
+	for len(p.idle) > 0 {
+		proc := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		if !proc.IsBroken() {
+			p.mu.Unlock()
+			return proc, nil
+		}
+		proc.Close()
+	}
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		<-p.slots
+		return nil, fmt.Errorf("harness: adapter pool of %q is closed", p.cfg.Port)
+	}
+	proc, err := p.start(ctx)
+	if err != nil {
+		<-p.slots
+		return nil, err
+	}
+	return proc, nil
+}
+
+// Release gives a process back; a broken one is closed (its process group killed).
+func (p *pool) Release(proc *adapter.Process) {
+	if proc == nil {
+		return
+	}
+	p.mu.Lock()
+	if proc.IsBroken() || p.closed {
+		p.mu.Unlock()
+		proc.Close()
+	} else {
+		p.idle = append(p.idle, proc)
+		p.mu.Unlock()
+	}
+	<-p.slots
+}
+
+// start launches one adapter and says hello, so only a working process is handed out.
+func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
+	began := time.Now()
+	proc, err := adapter.Start(p.cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := proc.Call(ctx, "hello", nil)
+	if err == nil && !r.OK {
+		err = fmt.Errorf("hello failed: %s", r.Error.Message)
+	}
+	if err != nil {
+		proc.Close()
+		return nil, err
+	}
+	p.mu.Lock()
+	p.starts++
+	p.spent += time.Since(began)
+	p.mu.Unlock()
+	return proc, nil
+}
+
+// hello starts (or reuses) one process and returns the port's identity.
+func (p *pool) hello(ctx context.Context) (map[string]any, error) {
+	proc, err := p.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Release(proc)
+	r, err := proc.Call(ctx, "hello", nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.Result, nil
+}
+
+// close shuts every idle process down; scenarios have released theirs by now.
+func (p *pool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, proc := range idle {
+		wg.Add(1)
+		go func() { defer wg.Done(); proc.Close() }()
+	}
+	wg.Wait()
+}
+
+// startCost is the mean time one adapter took to start and answer hello, and how many started.
+func (p *pool) startCost() (time.Duration, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.starts == 0 {
+		return 0, 0
+	}
+	return p.spent / time.Duration(p.starts), p.starts
+}
