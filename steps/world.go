@@ -23,7 +23,7 @@ type Env struct {
 	Port string
 	// Adapters hands each scenario its own adapter process (see adapter_lease.go).
 	Adapters Adapters
-	LLM     *llm.Server
+	LLM      *llm.Server
 	// StdioArgv starts the fake stdio MCP server; "--pid-file <path>" is appended.
 	StdioArgv []string
 	Root      string

@@ -88,7 +88,9 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		if os.Getenv("BENCH_DEBUG") != "" { fmt.Printf("debug: godog %s\n", ms(m.godog)) }
+		if os.Getenv("BENCH_DEBUG") != "" {
+			fmt.Printf("debug: godog %s\n", ms(m.godog))
+		}
 		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
 			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n)
 	}
@@ -117,7 +119,7 @@ func cmdBench(args []string) int {
 
 type benchRow struct {
 	wall, sum, floor, prepare, start, godog time.Duration
-	starts, jobs, n                  int
+	starts, jobs, n                         int
 }
 
 func newBenchRow(r *suite.PortResult) benchRow {
