@@ -129,11 +129,16 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 			cucumber = f
 		}
 	}
+	features, err := orderFeatures(filepath.Join(o.Root, "features"))
+	if err != nil {
+		res.HarnessErr = "cannot read the features: " + err.Error()
+		return res
+	}
 	suite := godog.TestSuite{
 		Name:                port,
 		ScenarioInitializer: steps.Register(env),
 		Options: &godog.Options{
-			Paths: []string{filepath.Join(o.Root, "features")}, Tags: o.Tags, Format: "cucumber",
+			Paths: features.run, Tags: o.Tags, Format: "cucumber",
 			Output: cucumber, Strict: true, Concurrency: jobs, NoColors: true, DefaultContext: ctx,
 		},
 	}
@@ -141,7 +146,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	suite.Run()
 	res.Timing.Scenarios = time.Since(ran)
 	res.Timing.Start, res.Timing.Starts = adapters.startCost()
-	inFeatureOrder(res.Scenarios)
+	features.sortOutcomes(res.Scenarios)
 	if len(res.Scenarios) == 0 {
 		res.HarnessErr = "no scenario ran (check --tags)"
 	}

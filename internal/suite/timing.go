@@ -2,8 +2,7 @@ package suite
 
 import (
 	"runtime"
-	"sort"
-	"time"
+		"time"
 
 	"toolnexus-conformance/steps"
 )
@@ -22,13 +21,6 @@ type Timing struct {
 // DefaultJobs is --jobs when not given: one adapter per core, at least two, because most
 // scenario time is spent waiting on fakes and pinned bounds, not computing.
 func DefaultJobs() int { return max(2, runtime.NumCPU()) }
-
-// inFeatureOrder puts outcomes of a parallel run back in the order a sequential run
-// reports them (feature file, then scenario and example row), so reports do not depend
-// on which scenario finished first.
-func inFeatureOrder(out []steps.Outcome) {
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
-}
 
 // Floor is the intrinsic floor of a run: the waits its scenarios cannot avoid even on a
 // perfect port (each scenario's declared cancel, deadline or server timeout, see

@@ -1,0 +1,63 @@
+package suite
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"toolnexus-conformance/steps"
+)
+
+// featureOrder is the suite's feature files in two orders: walk, the order godog reads a
+// folder in (and so the order a one-at-a-time run reports), and run, the order to hand
+// them to godog in: the files that declare the most waiting first, so that with --jobs
+// their pinned waits overlap with the quick scenarios instead of trailing them.
+type featureOrder struct {
+	walk, run []string
+	rank      map[string]int // uri -> place in walk
+}
+
+// waitDecl is a step's declared wait: "a cancel after 100 ms", "a timeout of 400 ms" …
+// A "returns within" bound is a limit, not a wait, and does not count.
+var waitDecl = regexp.MustCompile(`(?:after|of) (\d+) ms`)
+
+func orderFeatures(dir string) (featureOrder, error) {
+	fo := featureOrder{rank: map[string]int{}}
+	weight := map[string]int{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".feature") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range waitDecl.FindAllStringSubmatch(string(b), -1) {
+			n, _ := strconv.Atoi(m[1])
+			weight[p] += n
+		}
+		fo.rank[p] = len(fo.walk)
+		fo.walk = append(fo.walk, p)
+		return nil
+	})
+	fo.run = append([]string(nil), fo.walk...)
+	sort.SliceStable(fo.run, func(i, j int) bool { return weight[fo.run[i]] > weight[fo.run[j]] })
+	return fo, err
+}
+
+// sortOutcomes puts outcomes back in the order a one-at-a-time run reports them: feature
+// files in walk order, then scenarios and example rows as written (godog's pickle ids grow
+// through a file).
+func (fo featureOrder) sortOutcomes(out []steps.Outcome) {
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := fo.rank[out[i].URI], fo.rank[out[j].URI]
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].Order < out[j].Order
+	})
+}
