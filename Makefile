@@ -59,7 +59,7 @@ lint-workflows:
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
 
 bench: build
-	./$(BIN) bench --runs $(RUNS)
+	./$(BIN) bench --runs $(RUNS) $(if $(PORTS),--ports $(PORTS))
 
 clean:
 	rm -rf bin $(REPORTS) .cache
