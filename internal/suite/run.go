@@ -107,6 +107,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 		return res
 	}
 	res.Present, res.Identity = true, hello
+	adapters.fill(ctx)
 	progress(o, "%-7s %v %v on %v", port, hello["library"], hello["version"], hello["runtime"])
 
 	var mu sync.Mutex

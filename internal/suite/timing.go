@@ -2,7 +2,7 @@ package suite
 
 import (
 	"runtime"
-		"time"
+	"time"
 
 	"toolnexus-conformance/steps"
 )
