@@ -25,9 +25,10 @@ const (
 	// BoundMargin is added to every pinned bound before the runner gives up on a call. A
 	// call that returns after the bound but inside the margin is still judged (and fails
 	// any "returns within" step with its real time); the margin only decides when to stop
-	// waiting. 1 s keeps a correct port clear of it on a loaded 2-core machine: the pinned
-	// bounds already leave > 1.5 s over what the reference takes.
-	BoundMargin = time.Second
+	// waiting. The slack for a loaded machine is in the bounds themselves (a 100 ms cancel
+	// has 2 s, and a correct port's slowest bounded call measured here under load is far
+	// inside it), so the margin only has to cover the runner's own scheduling.
+	BoundMargin = 500 * time.Millisecond
 	// CancelGrace is the ADR's bound for a cancel or deadline to end a load: "well under 2 s"
 	// after it fires (G3.1, G3.7, G3.8), and likewise for a per-server timeout (G3.2, A1.1).
 	CancelGrace = 2 * time.Second

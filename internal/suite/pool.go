@@ -15,8 +15,14 @@ import (
 // once; a process comes back to the idle list after its scenario, and one that broke
 // (crashed, timed out, was abandoned at a bound) is closed and never handed out again.
 type pool struct {
-	cfg   adapter.Config
-	slots chan struct{} // one token per process that may be in use
+	cfg    adapter.Config
+	slots  chan struct{} // one token per process that is in use or being replaced
+	ctx    context.Context
+	cancel context.CancelFunc // ends replacements still starting when the run is over
+
+	replacing sync.WaitGroup
+	fresh     chan *adapter.Process // replacements as they come up (nil: one failed to start)
+	pending   int                   // replacements started and not yet claimed by an Acquire
 
 	mu     sync.Mutex
 	idle   []*adapter.Process
@@ -28,11 +34,13 @@ type pool struct {
 	noWarm   atomic.Bool // a warm-up broke an adapter: start the others cold
 }
 
-func newPool(cfg adapter.Config, size int) *pool {
+func newPool(ctx context.Context, cfg adapter.Config, size int) *pool {
 	if size < 1 {
 		size = 1
 	}
-	return &pool{cfg: cfg, slots: make(chan struct{}, size)}
+	ctx, cancel := context.WithCancel(ctx)
+	return &pool{cfg: cfg, slots: make(chan struct{}, size), ctx: ctx, cancel: cancel,
+		fresh: make(chan *adapter.Process, size)}
 }
 
 // Acquire returns a live adapter for one scenario; Release must give it back.
@@ -53,6 +61,24 @@ func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
 		proc.Close()
 	}
 	closed := p.closed
+	if !closed && p.pending > 0 {
+		// A replacement is on its way: wait for it rather than start one more.
+		p.pending--
+		p.mu.Unlock()
+		select {
+		case proc := <-p.fresh:
+			if proc != nil {
+				return proc, nil
+			}
+		case <-ctx.Done():
+			p.mu.Lock()
+			p.pending++
+			p.mu.Unlock()
+			<-p.slots
+			return nil, fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
+		}
+		p.mu.Lock()
+	}
 	p.mu.Unlock()
 	if closed {
 		<-p.slots
@@ -66,20 +92,37 @@ func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
 	return proc, nil
 }
 
-// Release gives a process back; a broken one is closed (its process group killed).
+// Release gives a process back. A broken one is closed (its process group killed) and a
+// replacement started at once, so the next scenario does not wait for a whole start-up.
 func (p *pool) Release(proc *adapter.Process) {
 	if proc == nil {
 		return
 	}
 	p.mu.Lock()
-	if proc.IsBroken() || p.closed {
+	switch {
+	case p.closed:
 		p.mu.Unlock()
 		proc.Close()
-	} else {
+		<-p.slots
+	case proc.IsBroken():
+		p.replacing.Add(1)
+		p.pending++
+		p.mu.Unlock()
+		<-p.slots
+		go func() {
+			defer p.replacing.Done()
+			proc.Close()
+			fresh, err := p.start(p.ctx)
+			if err != nil {
+				fresh = nil // the Acquire that waits for it starts its own, and says why if that fails
+			}
+			p.fresh <- fresh
+		}()
+	default:
 		p.idle = append(p.idle, proc)
 		p.mu.Unlock()
+		<-p.slots
 	}
-	<-p.slots
 }
 
 // start launches one adapter, says hello and warms it up (warm.go), so only a working
@@ -170,9 +213,19 @@ func (p *pool) fill(ctx context.Context) {
 // close shuts every idle process down; scenarios have released theirs by now.
 func (p *pool) close() {
 	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
+	p.closed = true
 	p.mu.Unlock()
+	p.cancel()
+	p.replacing.Wait()
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for len(p.fresh) > 0 {
+		if proc := <-p.fresh; proc != nil {
+			idle = append(idle, proc)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, proc := range idle {
 		wg.Add(1)

@@ -97,7 +97,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 		jobs = DefaultJobs()
 	}
 	res.Timing.Jobs = jobs
-	adapters := newPool(adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
+	adapters := newPool(ctx, adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
 		CallTimeout: o.CallTimeout, Schema: proto}, jobs)
 	defer adapters.close()
 	hello, err := adapters.hello(ctx)

@@ -105,9 +105,9 @@ func TestHungCallIsJudgedAtItsBound(t *testing.T) {
 		t.Fatalf("%d scenarios ran; want 3", len(r.Scenarios))
 	}
 	for _, sc := range r.Scenarios {
-		want := "no answer within 3s (the pinned bound 2s + margin 1s)"
+		want := "no answer within 2.5s (the pinned bound 2s + margin 500ms)"
 		if strings.Contains(sc.Scenario, "cancel mid-load") {
-			want = "no answer within 3.7s (the pinned bound 2.7s + margin 1s)"
+			want = "no answer within 3.2s (the pinned bound 2.7s + margin 500ms)"
 		}
 		if sc.Status != "fail" || !strings.Contains(sc.Message, want) {
 			t.Errorf("%s: %s %q; want a failure saying %q", sc.Scenario, sc.Status, sc.Message, want)
