@@ -66,8 +66,9 @@ func (w *World) stallsFor(name string, d time.Duration) { w.bounds.stalls[name] 
 //   - the caller's cancel or deadline (limit) ends the call; a stalled server's own timeout
 //     ends that server, and the call waits for its slowest server;
 //   - floor = min(limit, slowest stall), 0 when nothing stalls;
-//   - bound = the scenario's "returns within", else limit + CancelGrace, else (every stall
-//     ended by a server timeout) slowest stall + CancelGrace.
+//   - bound, for a call with a caller limit or a stalled server only: the scenario's
+//     "returns within", else limit + CancelGrace, else (every stall ended by a server
+//     timeout) slowest stall + CancelGrace.
 func (w *World) pin(limit time.Duration) (bound, floor time.Duration) {
 	slowest := time.Duration(0)
 	for name, d := range w.bounds.stalls {
@@ -89,6 +90,9 @@ func (w *World) pin(limit time.Duration) (bound, floor time.Duration) {
 		floor = end
 	}
 	switch {
+	case limit <= 0 && slowest == 0:
+		// Nothing stalls and no caller limit: nothing pinned, whatever the scenario asserts
+		// about some other call of it.
 	case w.bounds.within > 0:
 		bound = w.bounds.within
 	case limit > 0:
