@@ -23,6 +23,7 @@ type pool struct {
 	replacing sync.WaitGroup
 	fresh     chan *adapter.Process // replacements as they come up (nil: one failed to start)
 	pending   int                   // replacements started and not yet claimed by an Acquire
+	spare     bool                  // a spare was started at the first break (see Release)
 
 	mu     sync.Mutex
 	idle   []*adapter.Process
@@ -40,7 +41,7 @@ func newPool(ctx context.Context, cfg adapter.Config, size int) *pool {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	return &pool{cfg: cfg, slots: make(chan struct{}, size), ctx: ctx, cancel: cancel,
-		fresh: make(chan *adapter.Process, size)}
+		fresh: make(chan *adapter.Process, size+2)}
 }
 
 // Acquire returns a live adapter for one scenario; Release must give it back.
@@ -105,19 +106,31 @@ func (p *pool) Release(proc *adapter.Process) {
 		proc.Close()
 		<-p.slots
 	case proc.IsBroken():
-		p.replacing.Add(1)
-		p.pending++
+		// At the first break, start one process more than needed: from then on a scenario
+		// after a break takes the spare at once while the next one starts. A port that
+		// breaks once tends to break again (it ignores a cancel, say), and its start-up would
+		// otherwise sit in the next scenario's time after every break.
+		n := 1
+		if !p.spare {
+			p.spare, n = true, 2
+		}
+		p.replacing.Add(n)
+		p.pending += n
 		p.mu.Unlock()
 		<-p.slots
-		go func() {
-			defer p.replacing.Done()
-			proc.Close()
-			fresh, err := p.start(p.ctx)
-			if err != nil {
-				fresh = nil // the Acquire that waits for it starts its own, and says why if that fails
-			}
-			p.fresh <- fresh
-		}()
+		for i := range n {
+			go func() {
+				defer p.replacing.Done()
+				if i == 0 {
+					proc.Close()
+				}
+				fresh, err := p.start(p.ctx)
+				if err != nil {
+					fresh = nil // the Acquire that waits for it starts its own, and says why if that fails
+				}
+				p.fresh <- fresh
+			}()
+		}
 	default:
 		p.idle = append(p.idle, proc)
 		p.mu.Unlock()
