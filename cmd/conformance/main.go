@@ -10,6 +10,7 @@ const usage = `conformance: one executable contract for toolnexus ADR 0001, run 
 
 usage:
   conformance run    [--ports go,python,...] [--tags EXPR] [--format text|json] [flags]
+  conformance merge  [--report-dir D] results.json...   one report from per-port runs
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance golden                    record fixtures/golden from the Go reference
@@ -38,6 +39,8 @@ func main() {
 		code = cmdMutants(os.Args[2:])
 	case "diff":
 		code = cmdDiff(os.Args[2:])
+	case "merge":
+		code = cmdMerge(os.Args[2:])
 	case "list":
 		code = cmdList(os.Args[2:])
 	case "info":

@@ -172,32 +172,19 @@ func cmdRun(args []string, golden bool) int {
 	return code
 }
 
-// writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
-// to the step summary; it says on stderr what it could not write and reports whether all went.
+// writeReports writes the run's reports into dir (see publish).
 func writeReports(root, dir string, results []*suite.PortResult) bool {
 	cat, err := suite.Catalogue(root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
 		return false
 	}
-	ok := true
-	paths, err := report.WriteFiles(dir, cat, results)
+	v, err := suite.Fingerprint(root)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		ok = false
+		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
+		return false
 	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = filepath.Base(p)
-	}
-	fmt.Fprintf(os.Stderr, "conformance: reports in %s: %s\n", dir, strings.Join(names, ", "))
-	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
-		if err := report.AppendFile(summary, filepath.Join(dir, "report.md")); err != nil {
-			fmt.Fprintln(os.Stderr, "conformance: step summary:", err)
-			ok = false
-		}
-	}
-	return ok
+	return publish(dir, cat, results, v)
 }
 
 func isTerminal(f *os.File) bool {

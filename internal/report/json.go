@@ -18,6 +18,10 @@ var now = time.Now
 type Results struct {
 	Version   int              `json:"version"`
 	Generated string           `json:"generated"`
+	// CatalogueVersion and SuiteVersion (suite.Fingerprint) let `conformance merge` refuse
+	// results that were judged against a different catalogue or suite.
+	CatalogueVersion string `json:"catalogueVersion"`
+	SuiteVersion     string `json:"suiteVersion"`
 	Catalogue []CatalogueEntry `json:"catalogue"`
 	Ports     []PortResults    `json:"ports"`
 }
@@ -57,9 +61,13 @@ type ScenarioResult struct {
 }
 
 // NewResults builds the results.json document; empty lists and maps are present, never null.
-func NewResults(cat [][2]string, results []*suite.PortResult) Results {
+// The optional versions are the run's suite.Fingerprint.
+func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Versions) Results {
 	doc := Results{Version: ResultsVersion, Generated: now().UTC().Format(time.RFC3339),
 		Catalogue: []CatalogueEntry{}, Ports: []PortResults{}}
+	if len(v) > 0 {
+		doc.CatalogueVersion, doc.SuiteVersion = v[0].Catalogue, v[0].Suite
+	}
 	for _, e := range cat {
 		doc.Catalogue = append(doc.Catalogue, CatalogueEntry{ID: e[0], Title: e[1]})
 	}
@@ -91,9 +99,9 @@ func NewResults(cat [][2]string, results []*suite.PortResult) Results {
 }
 
 // JSON writes the results.json document (see schema/results.schema.json), indented.
-func JSON(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+func JSON(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(NewResults(cat, results))
+	return enc.Encode(NewResults(cat, results, v...))
 }

@@ -1,0 +1,158 @@
+package merge
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"toolnexus-conformance/internal/report"
+	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
+)
+
+var cat = [][2]string{
+	{"G1.1", "RequestParams keys reach the top level"},
+	{"G1.4", "pre-change key sets & <escaping>"},
+	{"G3.1", "a cancel ends a hung load"},
+	{"X.1", "parity with the reference"},
+}
+
+var versions = suite.Versions{Catalogue: "cat0001", Suite: "suite0001"}
+
+// run is a judged three-implementation run: a clean reference, a port with a known failure, a
+// failure with bodies and stderr and an unexpected pass, and a port that is not present.
+func run() []*suite.PortResult {
+	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
+	ref := &suite.PortResult{Port: "reference", Present: true, Expected: map[string]string{},
+		Identity: map[string]any{"library": "toolnexus", "version": "reference", "runtime": "go1.26"},
+		Scenarios: []steps.Outcome{
+			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
+				Status: "pass", Elapsed: 12 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "temperature": 0.42}}},
+			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4"}, Status: "pass", Elapsed: 3 * time.Millisecond},
+			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond},
+		},
+	}
+	py := &suite.PortResult{Port: "python", Present: true,
+		Expected: map[string]string{"G1.4": "anthropic adds system", "X.1": "content null"},
+		Identity: map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
+		Scenarios: []steps.Outcome{
+			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
+				Status: "fail", Message: "LLM request 1 differs (-want +got):\n- 999\n+ 4096", Stderr: "<script>x</script>\ntrace",
+				Elapsed: 40 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user"}}}}},
+			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4", "anthropic"}, Status: "fail", Message: "key set differs", Elapsed: time.Millisecond},
+			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "unsupported", Message: "unsupported: mcp.load", Elapsed: 0},
+			{Scenario: "parity", URI: "features/cross-port-parity.feature", Tags: []string{"X.1"}, Status: "pass", Elapsed: 7 * time.Millisecond},
+		},
+	}
+	js := &suite.PortResult{Port: "js", Reason: "node is not on PATH"}
+	out := []*suite.PortResult{ref, py, js}
+	for _, r := range out {
+		r.Judge(ids)
+	}
+	return out
+}
+
+// generated is the one line that differs between two writes: the clock.
+var generated = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+
+func readAll(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = generated.ReplaceAllString(string(b), "<generated>")
+	}
+	return out
+}
+
+// TestMergeEqualsCombinedRun writes each implementation's results.json from a separate "run",
+// merges them and checks every report file and the terminal matrix against one combined run.
+func TestMergeEqualsCombinedRun(t *testing.T) {
+	combined := t.TempDir()
+	if _, err := report.WriteFiles(combined, cat, run(), versions); err != nil {
+		t.Fatal(err)
+	}
+	var in []Input
+	for i, r := range run() {
+		dir := t.TempDir()
+		if _, err := report.WriteFiles(dir, cat, []*suite.PortResult{r}, versions); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "results.json")
+		doc, err := report.ReadResults(path)
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		in = append(in, Input{Path: path, Doc: doc})
+	}
+	m, err := Merge(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := t.TempDir()
+	if _, err := report.WriteFiles(merged, m.Catalogue, m.Results, m.Versions); err != nil {
+		t.Fatal(err)
+	}
+	want, got := readAll(t, combined), readAll(t, merged)
+	if len(want) < 5 {
+		t.Fatalf("combined run wrote only %v", want)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("merged reports differ from the combined run's (-combined +merged):\n%s", d)
+	}
+	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
+	var wm, gm bytes.Buffer
+	report.Matrix(&wm, ids, run(), false)
+	report.Matrix(&gm, ids, m.Results, false)
+	if d := cmp.Diff(wm.String(), gm.String()); d != "" {
+		t.Errorf("merged matrix differs (-combined +merged):\n%s", d)
+	}
+	if !strings.Contains(got["results.json"], `"suiteVersion": "suite0001"`) {
+		t.Errorf("merged results.json lost the suite version")
+	}
+}
+
+func doc(t *testing.T, v suite.Versions, ports ...string) report.Results {
+	t.Helper()
+	var rs []*suite.PortResult
+	for _, p := range ports {
+		rs = append(rs, &suite.PortResult{Port: p, Reason: "absent"})
+	}
+	return report.NewResults(cat, rs, v)
+}
+
+func TestMergeRefuses(t *testing.T) {
+	other := suite.Versions{Catalogue: versions.Catalogue, Suite: "suite0002"}
+	cases := []struct {
+		name string
+		in   []Input
+		want string
+	}{
+		{"suite version", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, other, "python")}}, "b.json was judged by suite suite0002"},
+		{"catalogue version", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, suite.Versions{Catalogue: "cat9", Suite: "suite0001"}, "python")}}, "catalogue cat9"},
+		{"no versions", []Input{{"old.json", doc(t, suite.Versions{}, "go")}}, "old.json has no catalogue or suite version"},
+		{"duplicate", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, versions, "go")}}, "go is in both a.json and b.json"},
+		{"nothing", nil, "no results.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Merge(c.in)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Merge error = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
