@@ -30,6 +30,8 @@ type Env struct {
 	UpdateGolden bool
 	// ScenarioTimeout bounds every scenario; calls in flight are abandoned after it.
 	ScenarioTimeout time.Duration
+	// Baseline is the earlier release X.3 compares with; zero when none was named.
+	Baseline Baseline
 	// Report receives each scenario's outcome.
 	Report func(Outcome)
 	seq    atomic.Int64
@@ -141,6 +143,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 		w.registerStoreSteps(sc)
 		w.registerOutcomeSteps(sc)
 		w.registerGoldenSteps(sc)
+		w.registerBaselineSteps(sc)
 	}
 }
 

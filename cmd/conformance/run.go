@@ -21,6 +21,7 @@ import (
 type common struct {
 	root, cache, portList string
 	prepareTimeout        time.Duration
+	releaseFlags
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -28,6 +29,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
 	fs.StringVar(&c.portList, "ports", "", "comma-separated ports (default: all of "+strings.Join(ports.All, ",")+"; absent ones are reported as not present)")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one port's adapter")
+	c.releaseFlags.register(fs)
 }
 
 // options are the suite settings every command starts from; the stdio fake is this binary.
@@ -37,7 +39,7 @@ func (c *common) options(ports []string, tags string) (suite.Options, error) {
 		return suite.Options{}, fmt.Errorf("cannot find my own executable for the stdio fake: %w", err)
 	}
 	return suite.Options{
-		Root: c.root, Cache: c.cache, Ports: ports, Tags: tags, CallTimeout: 15 * time.Second,
+		Root: c.root, Cache: c.cache, Ports: ports, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
 		StdioArgv: []string{exe, "fake-mcp-stdio"},
 	}, nil
@@ -67,8 +69,8 @@ func (c *common) resolve() ([]string, bool, error) {
 	var chosen []string
 	for _, p := range strings.Split(c.portList, ",") {
 		p = strings.TrimSpace(p)
-		if !contains(ports.All, p) {
-			return nil, false, fmt.Errorf("unknown port %q (known: %s)", p, strings.Join(ports.All, ", "))
+		if err := implementation(p); err != nil {
+			return nil, false, err
 		}
 		chosen = append(chosen, p)
 	}
@@ -87,6 +89,7 @@ func cmdRun(args []string, golden bool) int {
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml, report.html and cucumber-<port>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
 	update := fs.Bool("update-expected", false, "rewrite runners/<port>/expected-failures.txt to match this run")
+	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -116,12 +119,11 @@ func cmdRun(args []string, golden bool) int {
 		opts.Progress = nil
 	}
 	start := time.Now()
-	results, err := suite.Run(ctx, opts)
+	results, ids, err := runImpls(ctx, &c, opts, *baseline, *tags)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance: harness error:", err)
+		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	ids, _ := suite.CatalogueIDs(c.root)
 	reportsOK := true
 	if *reportDir != "" {
 		reportsOK = writeReports(c.root, *reportDir, results)

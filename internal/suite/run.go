@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +36,11 @@ type Options struct {
 	Progress  io.Writer
 	// AdapterEnv is extra environment for adapters (e.g. TOOLNEXUS_GO for a mutant).
 	AdapterEnv []string
+	// ImplEnv is extra environment for one implementation's prepare and adapter only (a
+	// checkout's build, a release's version; see internal/checkout).
+	ImplEnv map[string][]string
+	// Baseline is the X.3 release comparison (see steps.Baseline); zero: X.3 has no baseline.
+	Baseline steps.Baseline
 }
 
 // Run runs every requested port in parallel; ports never block each other.
@@ -68,14 +74,21 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 
 func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol, fake *llm.Server) *PortResult {
 	res := &PortResult{Port: port}
-	expected, err := Expected(filepath.Join(o.Root, "runners", port, "expected-failures.txt"))
+	// An implementation <port>@<release> runs runners/<port> with its own environment.
+	adapterPort, release, _ := strings.Cut(port, "@")
+	adapterEnv := append(append([]string(nil), o.AdapterEnv...), o.ImplEnv[port]...)
+	// A release lists no expected failures: what it fails is what the history view shows.
+	expected, err := map[string]string{}, error(nil)
+	if release == "" {
+		expected, err = Expected(filepath.Join(o.Root, "runners", adapterPort, "expected-failures.txt"))
+	}
 	if err != nil {
 		res.Reason = "bad expected-failures.txt: " + err.Error()
 		return res
 	}
 	res.Expected = expected
 	progress(o, "%-7s preparing the adapter…", port)
-	ready, err := ports.Prepare(ctx, o.Root, o.Cache, port, o.PrepareTimeout, o.AdapterEnv...)
+	ready, err := ports.Prepare(ctx, o.Root, o.Cache, adapterPort, o.PrepareTimeout, adapterEnv...)
 	var np *ports.NotPresent
 	if errors.As(err, &np) {
 		res.Reason = np.Reason
@@ -86,7 +99,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 		res.Reason = err.Error()
 		return res
 	}
-	mgr := &manager{cfg: adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
+	mgr := &manager{cfg: adapter.Config{Port: port, Argv: ready.Argv, Env: adapterEnv,
 		CallTimeout: o.CallTimeout, Schema: proto}}
 	defer mgr.close()
 	hello, err := mgr.hello(ctx)
@@ -101,7 +114,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	var mu sync.Mutex
 	env := &steps.Env{
 		Port: port, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
-		ScenarioTimeout: o.ScenarioTimeout,
+		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline,
 		Adapter:         func() (*adapter.Process, error) { return mgr.get(ctx) },
 		Report: func(out steps.Outcome) {
 			mu.Lock()

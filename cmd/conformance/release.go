@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"toolnexus-conformance/internal/checkout"
+	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
+)
+
+// releaseFlags are the flags that bring a maintainer's own tree and releases: --toolnexus and
+// (run only) --baseline.
+type releaseFlags struct {
+	toolnexus string
+}
+
+func (r *releaseFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&r.toolnexus, "toolnexus", os.Getenv("TOOLNEXUS_ROOT"),
+		"a toolnexus checkout: build each of its ports into the cache and judge them (default $TOOLNEXUS_ROOT; per-port TOOLNEXUS_* variables still win)")
+}
+
+// implementation checks one --ports entry: a port, or <port>@<release>.
+func implementation(name string) error {
+	port, rel, hasAt := strings.Cut(name, "@")
+	if hasAt && rel == "" {
+		return fmt.Errorf("--ports %q: no release after @ (want e.g. python@0.15.0)", name)
+	}
+	if !contains(knownPorts(), port) {
+		return fmt.Errorf("unknown port %q in --ports %q (known: %s; a release is <port>@<release>)", port, name, strings.Join(knownPorts(), ", "))
+	}
+	return nil
+}
+
+// plan is what a checkout (and the releases asked for) gave each implementation.
+type plan struct {
+	env    map[string][]string
+	preset map[string]*suite.PortResult // absent or broken before the run: no adapter is started
+	tree   *checkout.Tree
+}
+
+// buildImpls builds what --toolnexus and <port>@<release> entries need, one progress line per
+// step, all implementations at once.
+func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) {
+	p := &plan{env: map[string][]string{}, preset: map[string]*suite.PortResult{}}
+	if c.toolnexus != "" {
+		t, err := checkout.Find(c.toolnexus)
+		if err != nil {
+			return nil, err
+		}
+		p.tree = t
+		fmt.Fprintf(os.Stderr, "toolnexus checkout %s: ports %s", t.Root, strings.Join(sortedKeys(t.Ports), ", "))
+		if len(t.Unadapted) > 0 {
+			fmt.Fprintf(os.Stderr, "; no adapter here for %s", strings.Join(t.Unadapted, ", "))
+		}
+		fmt.Fprintln(os.Stderr)
+	}
+	if p.tree == nil && !slices.ContainsFunc(impls, func(s string) bool { return strings.Contains(s, "@") }) {
+		return p, nil
+	}
+	var mu sync.Mutex
+	b := &checkout.Builder{Cache: c.cache, Timeout: c.prepareTimeout, Progress: func(f string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(os.Stderr, f+"\n", a...)
+	}}
+	outs := make([]checkout.Outcome, len(impls))
+	var wg sync.WaitGroup
+	for i, impl := range impls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = b.Build(ctx, p.tree, impl)
+		}()
+	}
+	wg.Wait()
+	for _, o := range outs {
+		switch {
+		case o.Absent != "":
+			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Reason: o.Absent}
+		case o.Broken != "":
+			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Reason: o.Broken, HarnessErr: o.Broken}
+		default:
+			p.env[o.Impl] = o.Env
+		}
+	}
+	return p, nil
+}
+
+// toRun is the implementations that still need a run (the rest are preset).
+func (p *plan) toRun(impls []string) []string {
+	var out []string
+	for _, i := range impls {
+		if p.preset[i] == nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// join puts the preset results back in --ports order, judged like the rest.
+func (p *plan) join(impls []string, ran []*suite.PortResult, ids []string) []*suite.PortResult {
+	byName := map[string]*suite.PortResult{}
+	for _, r := range ran {
+		byName[r.Port] = r
+	}
+	var out []*suite.PortResult
+	for _, i := range impls {
+		if r := p.preset[i]; r != nil {
+			r.Judge(ids)
+			out = append(out, r)
+		} else if r := byName[i]; r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// baseline records the X.3 baseline release's bodies (a run of @X.3 on it alone) and returns
+// what the main run compares with. With no --baseline, X.3 is left out of the run and the
+// user is told why.
+func recordBaseline(ctx context.Context, o suite.Options, impl string, p *plan) (steps.Baseline, error) {
+	dir := filepath.Join(o.Cache, "baseline", strings.ReplaceAll(impl, "/", "_"))
+	if err := os.RemoveAll(dir); err != nil {
+		return steps.Baseline{}, err
+	}
+	rec := o
+	rec.Ports, rec.Tags, rec.ReportDir, rec.UpdateGolden = []string{impl}, "@X.3", "", false
+	rec.Baseline = steps.Baseline{Impl: impl, Dir: dir, Record: true}
+	fmt.Fprintf(os.Stderr, "X.3: recording the baseline %s's bodies\n", impl)
+	start := time.Now()
+	if r := p.preset[impl]; r != nil {
+		fmt.Fprintf(os.Stderr, "X.3: the baseline %s is not available: %s\n", impl, r.Reason)
+	} else if res, err := suite.Run(ctx, rec); err != nil {
+		return steps.Baseline{}, err
+	} else if !res[0].Present {
+		fmt.Fprintf(os.Stderr, "X.3: the baseline %s is not present: %s\n", impl, res[0].Reason)
+	} else {
+		fmt.Fprintf(os.Stderr, "X.3: baseline %s recorded in %s (%s)\n", impl, dir, time.Since(start).Round(time.Millisecond))
+	}
+	return steps.Baseline{Impl: impl, Dir: dir}, nil
+}
+
+// withoutX3 leaves X.3 out of a tag expression (godog: "," is or, "&&" is and, "~" is not).
+func withoutX3(tags string) string {
+	if tags == "" {
+		return "~@X.3"
+	}
+	return tags + " && ~@X.3"
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// knownPorts is every port --ports accepts, alone or as <port>@<release>.
+func knownPorts() []string { return ports.All }
+
+// runImpls is suite.Run with what --toolnexus, <port>@<release> and --baseline add: builds
+// first, the baseline's bodies next, then the run; absent and broken builds join the results.
+// X.3 runs only with a baseline; c.options leaves it out otherwise, tags is the user's own.
+func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags string) ([]*suite.PortResult, []string, error) {
+	ids, err := suite.CatalogueIDs(c.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := opts.Ports
+	impls := all
+	if baseline != "" {
+		if err := implementation(baseline); err != nil {
+			return nil, nil, fmt.Errorf("--baseline: %w", err)
+		}
+		if !strings.Contains(baseline, "@") {
+			return nil, nil, fmt.Errorf("--baseline %q: name a release, <port>@<release>", baseline)
+		}
+		if !contains(impls, baseline) {
+			impls = append(slices.Clone(impls), baseline)
+		}
+	}
+	p, err := c.buildImpls(ctx, impls)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.ImplEnv = p.env
+	if baseline != "" {
+		if opts.Baseline, err = recordBaseline(ctx, opts, baseline, p); err != nil {
+			return nil, nil, err
+		}
+		opts.Tags = tags
+	} else {
+		fmt.Fprintln(os.Stderr, "X.3 not run: no baseline (name an earlier release with --baseline <port>@<release>)")
+	}
+	opts.Ports = p.toRun(all)
+	var ran []*suite.PortResult
+	if len(opts.Ports) > 0 {
+		if ran, err = suite.Run(ctx, opts); err != nil {
+			return nil, nil, fmt.Errorf("harness error: %w", err)
+		}
+	}
+	return p.join(all, ran, ids), ids, nil
+}
