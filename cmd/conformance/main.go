@@ -9,8 +9,9 @@ import (
 const usage = `conformance: one executable contract for toolnexus ADR 0001, run against every port.
 
 usage:
-  conformance run    [--ports go,python,...] [--tags EXPR] [--format text|json] [flags]
+  conformance run    [--ports go,python@0.15.0,...] [--toolnexus DIR] [--baseline P@R] [--tags EXPR] [flags]
   conformance merge  [--report-dir D] results.json...   one report from per-port runs
+  conformance history [--port P] results.json   from which release each ID passes
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance golden                    record fixtures/golden from the Go reference
@@ -41,6 +42,8 @@ func main() {
 		code = cmdDiff(os.Args[2:])
 	case "merge":
 		code = cmdMerge(os.Args[2:])
+	case "history":
+		code = cmdHistory(os.Args[2:])
 	case "list":
 		code = cmdList(os.Args[2:])
 	case "info":

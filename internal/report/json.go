@@ -16,14 +16,14 @@ var now = time.Now
 
 // Results is the results.json document: the catalogue, then each port's verdicts and evidence.
 type Results struct {
-	Version   int              `json:"version"`
-	Generated string           `json:"generated"`
+	Version   int    `json:"version"`
+	Generated string `json:"generated"`
 	// CatalogueVersion and SuiteVersion (suite.Fingerprint) let `conformance merge` refuse
 	// results that were judged against a different catalogue or suite.
-	CatalogueVersion string `json:"catalogueVersion"`
-	SuiteVersion     string `json:"suiteVersion"`
-	Catalogue []CatalogueEntry `json:"catalogue"`
-	Ports     []PortResults    `json:"ports"`
+	CatalogueVersion string           `json:"catalogueVersion"`
+	SuiteVersion     string           `json:"suiteVersion"`
+	Catalogue        []CatalogueEntry `json:"catalogue"`
+	Ports            []PortResults    `json:"ports"`
 }
 
 // CatalogueEntry is one catalogue ID and what it checks.

@@ -115,7 +115,7 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	env := &steps.Env{
 		Port: port, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline,
-		Adapter:         func() (*adapter.Process, error) { return mgr.get(ctx) },
+		Adapter: func() (*adapter.Process, error) { return mgr.get(ctx) },
 		Report: func(out steps.Outcome) {
 			mu.Lock()
 			res.Scenarios = append(res.Scenarios, out)
