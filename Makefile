@@ -6,11 +6,15 @@ RUNS     ?= 3
 PORTS    ?=
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-.PHONY: all build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
+.PHONY: all bundle build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
 
 all: test
 
-build:
+# nested.tar.gz carries runners/go and reference/ (modules of their own) inside the binary.
+bundle:
+	$(GO) generate .
+
+build: bundle
 	$(GO) build -o $(BIN) ./cmd/conformance
 
 # Every port that is present (the Go reference always); absent ones say why.
@@ -35,7 +39,8 @@ vet:
 	cd reference && $(GO) vet ./...
 	cd runners/go && $(GO) vet ./...
 
-unit:
+# Includes TestInstalledOutsideClone: go install into an empty GOBIN, run from outside the clone.
+unit: bundle
 	$(GO) test -race -timeout 5m ./...
 	cd reference && $(GO) test -race -timeout 5m ./...
 	cd runners/go && $(GO) test -race -timeout 5m ./...

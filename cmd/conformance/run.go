@@ -50,7 +50,10 @@ func (c *common) resolve() ([]string, bool, error) {
 	if c.root == "" {
 		r, err := ports.Root()
 		if err != nil {
-			return nil, false, err
+			// Outside a clone: the harness built into this binary (see installed.go).
+			if r, err = c.unpack(); err != nil {
+				return nil, false, err
+			}
 		}
 		c.root = r
 	}
