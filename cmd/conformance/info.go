@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,25 +32,43 @@ func cmdInfo(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
+	p, err := c.buildImpls(context.Background(), chosen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
 	lines := make([]string, len(chosen))
 	var wg sync.WaitGroup
 	for i, port := range chosen {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lines[i] = describe(c, proto, port)
+			if r := p.preset[port]; r != nil {
+				lines[i] = fmt.Sprintf("%-7s not present: %s", port, r.Reason)
+				if r.HarnessErr != "" {
+					lines[i] = fmt.Sprintf("%-7s broken: %s", port, r.Reason)
+				}
+				return
+			}
+			lines[i] = describe(c, proto, port, p.env[port]...)
 		}()
 	}
 	wg.Wait()
 	for _, l := range lines {
 		fmt.Println(l)
 	}
+	if p.tree != nil {
+		for _, u := range p.tree.Unadapted {
+			fmt.Printf("%-7s in the checkout, no adapter in this harness\n", u)
+		}
+	}
 	return 0
 }
 
-func describe(c common, proto *schema.Protocol, port string) string {
+func describe(c common, proto *schema.Protocol, port string, env ...string) string {
 	ctx := context.Background()
-	ready, err := ports.Prepare(ctx, c.root, c.cache, port, c.prepareTimeout)
+	adapterPort, _, _ := strings.Cut(port, "@")
+	ready, err := ports.Prepare(ctx, c.root, c.cache, adapterPort, c.prepareTimeout, env...)
 	var np *ports.NotPresent
 	if errors.As(err, &np) {
 		return fmt.Sprintf("%-7s not present: %s", port, np.Reason)
@@ -57,7 +76,7 @@ func describe(c common, proto *schema.Protocol, port string) string {
 	if err != nil {
 		return fmt.Sprintf("%-7s not present: %v", port, err)
 	}
-	p, err := adapter.Start(adapter.Config{Port: port, Argv: ready.Argv, CallTimeout: 30 * time.Second, Schema: proto})
+	p, err := adapter.Start(adapter.Config{Port: port, Argv: ready.Argv, Env: env, CallTimeout: 30 * time.Second, Schema: proto})
 	if err != nil {
 		return fmt.Sprintf("%-7s not present: %v", port, err)
 	}

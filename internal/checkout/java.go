@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -30,8 +32,12 @@ func javaDeps(gradle string) (deps []string, version string) {
 }
 
 func (b *Builder) java(ctx context.Context, impl, dir string) ([]string, error) {
-	if err := b.need("javac", "mvn"); err != nil {
+	if err := b.need("mvn"); err != nil {
 		return nil, err
+	}
+	jdk := findJDK(b.getenv("JAVA_HOME"))
+	if jdk == "" {
+		return nil, &missingTool{fmt.Errorf("JDK 21+ not found (JAVA_HOME, /usr/lib/jvm/*)")}
 	}
 	gradle, err := os.ReadFile(filepath.Join(dir, "build.gradle"))
 	if err != nil {
@@ -61,8 +67,8 @@ func (b *Builder) java(ctx context.Context, impl, dir string) ([]string, error) 
 	}
 	logf, done := b.logFor(work)
 	defer done()
-	b.say(impl, "mvn package (the checkout's sources, %d dependencies from its build.gradle)", len(deps))
-	if err := step(ctx, b.Timeout, work, logf, nil, "mvn", "-q", "-B", "-f", pom, "package", "-DskipTests"); err != nil {
+	b.say(impl, "mvn package with %s (the checkout's sources, %d dependencies from its build.gradle)", filepath.Base(jdk), len(deps))
+	if err := step(ctx, b.Timeout, work, logf, []string{"JAVA_HOME=" + jdk}, "mvn", "-q", "-B", "-f", pom, "package", "-DskipTests"); err != nil {
 		return nil, err
 	}
 	if !exists(jar) {
@@ -96,4 +102,29 @@ func javaPOM(work, version string, deps []string) string {
 </build>
 </project>
 `, html.EscapeString(version), d.String(), html.EscapeString(work))
+}
+
+var releaseVersion = regexp.MustCompile(`(?m)^JAVA_VERSION="(?:1\.)?(\d+)`)
+
+// findJDK is the first JDK >= 21 (with javac) among JAVA_HOME and /usr/lib/jvm/*, newest first.
+func findJDK(javaHome string) string {
+	cands := []string{javaHome}
+	dirs, _ := filepath.Glob("/usr/lib/jvm/*")
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	cands = append(cands, dirs...)
+	for _, d := range cands {
+		if d == "" || !exists(filepath.Join(d, "bin", "javac")) {
+			continue
+		}
+		rel, err := os.ReadFile(filepath.Join(d, "release"))
+		if err != nil {
+			continue
+		}
+		if m := releaseVersion.FindSubmatch(rel); m != nil {
+			if n, _ := strconv.Atoi(string(m[1])); n >= 21 {
+				return d
+			}
+		}
+	}
+	return ""
 }

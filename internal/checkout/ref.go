@@ -31,8 +31,24 @@ func (b *Builder) atRef(ctx context.Context, t *Tree, ref, impl string) (*Tree, 
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return nil, err
 		}
+		// Only the ports' folders: faster, and a partial clone may lack other folders' blobs.
+		top, err := exec.CommandContext(ctx, "git", "-C", t.Root, "ls-tree", "--name-only", commit).Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s: git ls-tree %s: %v", impl, ref, err)
+		}
+		var dirs []string
+		for _, name := range strings.Fields(string(top)) {
+			for _, l := range Layout {
+				if name == l.Dir {
+					dirs = append(dirs, l.Dir)
+				}
+			}
+		}
+		if len(dirs) == 0 {
+			return nil, fmt.Errorf("%s: %s at %s holds no toolnexus port", impl, t.Root, ref)
+		}
 		var log bytes.Buffer
-		cmd := fmt.Sprintf("git -C %q archive --format=tar %s | tar -x -C %q", t.Root, commit, dst)
+		cmd := fmt.Sprintf("git -C %q archive --format=tar %s -- %s | tar -x -C %q", t.Root, commit, strings.Join(dirs, " "), dst)
 		if err := step(ctx, time.Minute, dst, &log, nil, "bash", "-o", "pipefail", "-c", cmd); err != nil {
 			return nil, err
 		}
