@@ -5,7 +5,10 @@ package merge
 import (
 	"fmt"
 	"slices"
+	"sort"
+	"strings"
 
+	"toolnexus-conformance/internal/ports"
 	"toolnexus-conformance/internal/report"
 	"toolnexus-conformance/internal/suite"
 )
@@ -24,7 +27,8 @@ type Merged struct {
 }
 
 // Merge checks that every input was judged against the same catalogue and suite, then joins
-// their ports in input order. The same implementation in two inputs is refused: one of the two
+// their ports in the order a default run shows them (ports.All; releases of a port after it,
+// in input order), whatever order the inputs come in. The same implementation in two inputs is refused: one of the two
 // results would be silently dropped.
 func Merge(in []Input) (*Merged, error) {
 	if len(in) == 0 {
@@ -55,5 +59,15 @@ func Merge(in []Input) (*Merged, error) {
 			m.Results = append(m.Results, p.PortResult())
 		}
 	}
+	sort.SliceStable(m.Results, func(i, j int) bool { return rank(m.Results[i].Port) < rank(m.Results[j].Port) })
 	return m, nil
+}
+
+// rank is an implementation's column: its port's place in ports.All, unknown ports last.
+func rank(impl string) int {
+	port, _, _ := strings.Cut(impl, "@")
+	if i := slices.Index(ports.All, port); i >= 0 {
+		return i
+	}
+	return len(ports.All)
 }

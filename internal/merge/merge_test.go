@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ var versions = suite.Versions{Catalogue: "cat0001", Suite: "suite0001"}
 // failure with bodies and stderr and an unexpected pass, and a port that is not present.
 func run() []*suite.PortResult {
 	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
-	ref := &suite.PortResult{Port: "reference", Present: true, Expected: map[string]string{},
+	ref := &suite.PortResult{Port: "go", Present: true, Expected: map[string]string{},
 		Identity: map[string]any{"library": "toolnexus", "version": "reference", "runtime": "go1.26"},
 		Scenarios: []steps.Outcome{
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
@@ -86,7 +87,9 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var in []Input
-	for i, r := range run() {
+	parts := run()
+	slices.Reverse(parts)
+	for i, r := range parts {
 		dir := t.TempDir()
 		if _, err := report.WriteFiles(dir, cat, []*suite.PortResult{r}, versions); err != nil {
 			t.Fatal(err)
