@@ -237,7 +237,8 @@ func stopContext(runTimeout time.Duration) (context.Context, func()) {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "\nconformance: %v: stopping (again to quit at once)\n", sig)
-		cancel(fmt.Errorf("%w by %v", errInterrupted, sig))
+		name := map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
+		cancel(fmt.Errorf("%w by %s", errInterrupted, name))
 		if _, ok := <-sigs; ok {
 			os.Exit(exitInterrupted)
 		}

@@ -197,7 +197,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
 		return res
 	}
-	if ex := res.Expectations; ex.Version != "" && ex.Version != version {
+	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && ex.Version != version {
 		res.VersionWarning = fmt.Sprintf("%s was written against version %q; this run is %q: re-check its entries",
 			shortPath(ex.Path), ex.Version, version)
 		progress(o, "%-9s warning: %s", name, res.VersionWarning)

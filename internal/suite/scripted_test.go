@@ -234,7 +234,11 @@ func TestInterruptEndsTheRun(t *testing.T) {
 }
 
 func TestExpectationsVersionWarning(t *testing.T) {
-	root := scriptedRoot(t, "version: 0.9\n")
+	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
+	root := scriptedRoot(t, "version: 0.9\n\n"+
+		"scenario: gap1-request-shaping.feature: with no shaping option the body keeps its pre-change keys (openai run)\n"+
+		"row: openai | run | model, messages, tools, tool_choice\n"+
+		"status: unsupported\nfingerprint: "+Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
 	r := runScripted(t, context.Background(), root, "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
 	if !strings.Contains(r.VersionWarning, `"0.9"`) || !strings.Contains(r.VersionWarning, `"1.0"`) {
 		t.Errorf("version warning %q", r.VersionWarning)
