@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,34 +42,54 @@ func cmdInfo(args []string) int {
 		}()
 	}
 	wg.Wait()
-	for _, l := range lines {
+	code := 0
+	for i, l := range lines {
 		fmt.Println(l)
+		// The reference must be there; any implementation named and not present fails too.
+		if strings.Contains(l, " BROKEN: ") || (chosen[i] == ports.Reference && !strings.Contains(l, " present: ")) {
+			code = 1
+		}
 	}
-	return 0
+	return code
 }
 
-func describe(c common, proto *schema.Protocol, port string) string {
+func describe(c common, proto *schema.Protocol, name string) string {
 	ctx := context.Background()
-	ready, err := ports.Prepare(ctx, c.root, c.cache, port, c.prepareTimeout)
+	im, err := ports.Resolve(name)
+	if err != nil {
+		return fmt.Sprintf("%-9s %v", name, err)
+	}
+	ready, err := ports.PrepareImplementation(ctx, c.root, c.cache, im, c.prepareTimeout)
 	var np *ports.NotPresent
-	if errors.As(err, &np) {
-		return fmt.Sprintf("%-7s not present: %s", port, np.Reason)
+	var br *ports.Broken
+	switch {
+	case errors.As(err, &np):
+		return fmt.Sprintf("%-9s not present: %s", name, np.Reason)
+	case errors.As(err, &br):
+		return fmt.Sprintf("%-9s BROKEN: %s\n%s", name, br.Reason, indentLines(br.LogTail))
+	case err != nil:
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
+	p, err := adapter.Start(adapter.Config{Port: name, Argv: ready.Argv, Env: im.Env, CallTimeout: 30 * time.Second, Schema: proto})
 	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
-	}
-	p, err := adapter.Start(adapter.Config{Port: port, Argv: ready.Argv, CallTimeout: 30 * time.Second, Schema: proto})
-	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
 	defer p.Close()
 	r, err := p.Call(ctx, "hello", nil)
 	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
 	if !r.OK {
-		return fmt.Sprintf("%-7s not present: hello failed: %s", port, r.Error.Message)
+		return fmt.Sprintf("%-9s BROKEN: hello failed: %s", name, r.Error.Message)
 	}
 	ops, _ := r.Result["ops"].([]any)
-	return fmt.Sprintf("%-7s present: %v %v, runtime %v, %d ops", port, r.Result["library"], r.Result["version"], r.Result["runtime"], len(ops))
+	return fmt.Sprintf("%-9s present: port %v, %v %v, runtime %v, %d ops", name, r.Result["port"], r.Result["library"], r.Result["version"], r.Result["runtime"], len(ops))
+}
+
+func indentLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
 }

@@ -103,7 +103,9 @@ func libraryVersion() string {
 		}
 	}
 	if portVersion != "" {
-		v = portVersion + " / " + v
+		// prepare's label (release tag, declared version, or "reference (harness …)") says
+		// more than the replaced module's v0.0.0.
+		return portVersion
 	}
 	return v
 }
