@@ -22,23 +22,24 @@ const EnvMode = "CHAOS_MODE"
 
 // Modes lists every mode with the fault it plays.
 var Modes = map[string]string{
-	"good":           "answers every request (unsupported for all but hello)",
-	"exit-at-start":  "exits 1 before reading anything",
-	"hang-hello":     "never answers, not even hello",
-	"crash":          "answers hello, then panics and exits 2",
-	"garbage":        "writes a line that is not JSON",
-	"binary":         "writes a line of control bytes, escape sequences and invalid UTF-8",
-	"huge":           "writes one line that never ends",
-	"closed-stdout":  "closes stdout and stays alive",
-	"hang":           "answers hello, then nothing",
-	"wrong-id":       "answers with another request's id",
-	"duplicate":      "answers once, then writes the same answer again at once",
-	"duplicate-late": "answers once, then writes the same answer again just before answering the next request",
-	"schema":         "answers ok without a result",
-	"stderr-flood":   "writes 32 MiB of escape sequences to stderr, then answers",
-	"escape":         "starts a child in a new session that holds the pipes, then behaves",
-	"escape-crash":   "starts a child in a new session that holds the pipes, then crashes",
-	"sleeper":        "(the escaped child itself) sleeps",
+	"good":             "answers every request (unsupported for all but hello)",
+	"exit-at-start":    "exits 1 before reading anything",
+	"hang-hello":       "never answers, not even hello",
+	"crash":            "answers hello, then panics and exits 2",
+	"garbage":          "writes a line that is not JSON",
+	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
+	"huge":             "writes one line that never ends",
+	"closed-stdout":    "closes stdout and stays alive",
+	"hang":             "answers hello, then nothing",
+	"wrong-id":         "answers with another request's id",
+	"duplicate":        "answers once, then writes the same answer again at once",
+	"duplicate-late":   "answers once, then writes the same answer again just before answering the next request",
+	"trailing-garbage": "answers once, then writes a line that is not JSON",
+	"schema":           "answers ok without a result",
+	"stderr-flood":     "writes 32 MiB of escape sequences to stderr, then answers",
+	"escape":           "starts a child in a new session that holds the pipes, then behaves",
+	"escape-crash":     "starts a child in a new session that holds the pipes, then crashes",
+	"sleeper":          "(the escaped child itself) sleeps",
 }
 
 // lateDuplicate is the request duplicate-late answers again, before the next answer.
@@ -143,6 +144,9 @@ func fault(out *bufio.Writer, mode string, id int) {
 	case "duplicate-late":
 		answer(out, id, unsupported)
 		lateDuplicate = id
+	case "trailing-garbage":
+		answer(out, id, unsupported)
+		fmt.Fprintln(out, "\x1b[31mtrailing garbage")
 	case "schema":
 		fmt.Fprintf(out, `{"id":%d,"ok":true,"warnings":[]}`+"\n", id)
 	case "stderr-flood":
