@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"toolnexus-conformance/fakes/llm"
 	"toolnexus-conformance/internal/adapter"
 	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/internal/safetext"
 	"toolnexus-conformance/schema"
 	"toolnexus-conformance/steps"
 )
@@ -130,6 +132,10 @@ func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol
 	if len(res.Scenarios) == 0 {
 		res.HarnessErr = "no scenario ran (check --tags)"
 	}
+	// Processes the adapter left outside its process group are the implementation's leak.
+	if leaks := mgr.close(); len(leaks) > 0 {
+		res.HarnessErr = joinNonEmpty(res.HarnessErr, leakReport(leaks))
+	}
 	return res
 }
 
@@ -141,9 +147,10 @@ func progress(o Options, format string, args ...any) {
 
 // manager keeps one live adapter per port and replaces it when it breaks.
 type manager struct {
-	cfg  adapter.Config
-	mu   sync.Mutex
-	proc *adapter.Process
+	cfg   adapter.Config
+	mu    sync.Mutex
+	proc  *adapter.Process
+	leaks []adapter.Leak // left by adapters shut down in order
 }
 
 func (m *manager) get(ctx context.Context) (*adapter.Process, error) {
@@ -154,6 +161,7 @@ func (m *manager) get(ctx context.Context) (*adapter.Process, error) {
 	}
 	if m.proc != nil {
 		m.proc.Close()
+		m.leaks = append(m.leaks, m.proc.Leaks()...)
 	}
 	p, err := adapter.Start(m.cfg)
 	if err != nil {
@@ -181,13 +189,41 @@ func (m *manager) hello(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The identity is printed and reported: it must not carry the adapter's raw bytes.
+	for k, v := range r.Result {
+		if s, ok := v.(string); ok {
+			r.Result[k] = safetext.Line(s)
+		}
+	}
 	return r.Result, nil
 }
 
-func (m *manager) close() {
+// close shuts the adapter down (again is a no-op) and returns every leak seen.
+func (m *manager) close() []adapter.Leak {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.proc != nil {
 		m.proc.Close()
+		m.leaks = append(m.leaks, m.proc.Leaks()...)
+		m.proc = nil
 	}
+	leaks := m.leaks
+	m.leaks = nil
+	return leaks
+}
+
+func leakReport(leaks []adapter.Leak) string {
+	var s []string
+	for _, l := range leaks {
+		s = append(s, l.String())
+	}
+	return fmt.Sprintf("adapter left %d process(es) running outside its process group after shutdown (killed): %s",
+		len(leaks), strings.Join(s, ", "))
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
