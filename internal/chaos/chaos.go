@@ -35,6 +35,7 @@ var Modes = map[string]string{
 	"duplicate":        "answers once, then writes the same answer again at once",
 	"duplicate-late":   "answers once, then writes the same answer again just before answering the next request",
 	"trailing-garbage": "answers once, then writes a line that is not JSON",
+	"ansi-error":       "reports a port error whose message holds escape sequences",
 	"schema":           "answers ok without a result",
 	"stderr-flood":     "writes 32 MiB of escape sequences to stderr, then answers",
 	"escape":           "starts a child in a new session that holds the pipes, then behaves",
@@ -89,6 +90,9 @@ func Main() {
 				escape()
 			}
 			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			continue
+		case mode == "ansi-error":
+			answer(out, req.ID, `"ok":false,"error":{"kind":"failed","message":"\u001b]0;pwned\u0007\u001b[31mboom\u009b"}`)
 			continue
 		case mode == "good" || faulted:
 			if lateDuplicate != 0 {
