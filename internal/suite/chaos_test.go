@@ -28,7 +28,7 @@ func init() {
 
 // chaosRoot is a copy of the harness root (symlinks) whose runners/ holds the reference's
 // runner and one "chaos-<mode>" implementation per mode, each prepared to this binary.
-func chaosRoot(t *testing.T, root string, modes ...string) string {
+func chaosRoot(t testing.TB, root string, modes ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	entries, err := os.ReadDir(root)
