@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -254,19 +253,4 @@ func nothingLeft(t *testing.T, p *Process, before state) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// leftovers lists processes still carrying p's token, and zombies of ours in its group.
-func (p *Process) leftovers() []string {
-	var out []string
-	self := os.Getpid()
-	for pid, pi := range allProcs() {
-		if pid == self {
-			continue
-		}
-		if p.hasToken(pid) || pid == p.pid || (pi.pgrp == p.pid && pi.ppid == self) {
-			out = append(out, strconv.Itoa(pid)+" "+pi.comm+" "+string(pi.state))
-		}
-	}
-	return out
 }
