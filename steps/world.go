@@ -15,6 +15,7 @@ import (
 
 	"toolnexus-conformance/fakes/llm"
 	"toolnexus-conformance/internal/adapter"
+	"toolnexus-conformance/internal/safetext"
 )
 
 // Env is what every scenario of one port's run shares.
@@ -160,6 +161,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			if p, perr := env.Adapter(); perr == nil && o.Status != StatusPass {
 				o.Stderr = p.StderrSince(stderrMark)
 			}
+			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
 			o.Golden = w.golden
 			w.cleanup()
 			if w.cancel != nil {

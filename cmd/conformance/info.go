@@ -55,7 +55,7 @@ func cmdInfo(args []string) int {
 
 func describe(c common, proto *schema.Protocol, name string) string {
 	ctx := context.Background()
-	im, err := ports.Resolve(name)
+	im, err := ports.ResolveIn(c.root, name)
 	if err != nil {
 		return fmt.Sprintf("%-9s %v", name, err)
 	}

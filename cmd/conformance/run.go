@@ -74,7 +74,7 @@ func (c *common) resolve() ([]string, bool, error) {
 	var chosen []string
 	for _, p := range strings.Split(c.portList, ",") {
 		p = strings.TrimSpace(p)
-		if _, err := ports.Resolve(p); err != nil {
+		if _, err := ports.ResolveIn(c.root, p); err != nil {
 			return nil, false, fmt.Errorf("--ports: %w", err)
 		}
 		if contains(chosen, p) {

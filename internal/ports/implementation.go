@@ -3,6 +3,7 @@ package ports
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -32,7 +33,11 @@ type Implementation struct {
 var releaseRe = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
 
 // Resolve turns an implementation name into what runs it.
-func Resolve(name string) (Implementation, error) {
+func Resolve(name string) (Implementation, error) { return ResolveIn("", name) }
+
+// ResolveIn is Resolve for the harness at root, where a port the harness does not list is
+// still known when root/runners/<port>/prepare exists: adding a port adds no Go code.
+func ResolveIn(root, name string) (Implementation, error) {
 	port, release, hasRelease := strings.Cut(name, "@")
 	im := Implementation{Name: name, Port: port, Release: release}
 	switch {
@@ -49,6 +54,7 @@ func Resolve(name string) (Implementation, error) {
 			im.Absent = "TOOLNEXUS_GO is not set (a checkout's golang/ folder); the reference runs as `reference`"
 		}
 	case contains(All, port) && port != Reference:
+	case root != "" && validPort(port) && fileExists(filepath.Join(root, "runners", port, "prepare")):
 	default:
 		return im, fmt.Errorf("unknown implementation %q (known: %s, or <port>@<release>)", name, strings.Join(All, ", "))
 	}
@@ -58,6 +64,10 @@ func Resolve(name string) (Implementation, error) {
 	}
 	return im, nil
 }
+
+var portRe = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+
+func validPort(p string) bool { return portRe.MatchString(p) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

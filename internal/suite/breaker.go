@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"toolnexus-conformance/internal/adapter"
+	"toolnexus-conformance/internal/safetext"
 )
 
 // BreakerThreshold is how many consecutive adapter failures (a call unanswered within its
@@ -34,6 +35,7 @@ type manager struct {
 	struck     bool   // a strike happened during the current scenario
 	dead       string // why the breaker tripped
 	lastStderr string
+	leaks      []adapter.Leak // left by adapters shut down in order
 }
 
 // strike records one adapter failure; it reports whether the breaker tripped. Callers hold mu.
@@ -60,6 +62,7 @@ func (m *manager) get(ctx context.Context) (*adapter.Process, error) {
 		_, err := m.proc.Call(context.Background(), "hello", nil)
 		m.lastStderr = m.proc.StderrTail()
 		m.proc.Close()
+		m.leaks = append(m.leaks, m.proc.Leaks()...)
 		m.proc = nil
 		if m.strike(firstLine(fmt.Sprint(err))) {
 			return nil, &UnresponsiveError{m.cfg.Port, m.dead}
@@ -112,13 +115,25 @@ func (m *manager) hello(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The identity is printed and reported: it must not carry the adapter's raw bytes.
+	for k, v := range r.Result {
+		if s, ok := v.(string); ok {
+			r.Result[k] = safetext.Line(s)
+		}
+	}
 	return r.Result, nil
 }
 
-func (m *manager) close() {
+// close shuts the adapter down (again is a no-op) and returns every leak seen since the last close.
+func (m *manager) close() []adapter.Leak {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.proc != nil {
 		m.proc.Close()
+		m.leaks = append(m.leaks, m.proc.Leaks()...)
+		m.proc = nil
 	}
+	leaks := m.leaks
+	m.leaks = nil
+	return leaks
 }

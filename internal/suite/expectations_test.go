@@ -26,7 +26,7 @@ func realFeatures(t *testing.T) *Features {
 // Two G1.4 rows: the anthropic run row is listed; the openai run row now fails too.
 const (
 	g14Feature   = "gap1-request-shaping.feature"
-	g14Name      = "with no shaping option the body keeps its pre-change keys"
+	g14Name      = "with no shaping option the body keeps this port's pre-change keys"
 	knownMessage = "LLM request 1 key set differs (-want +got):\n  []string{\"max_tokens\", + \"system\"}"
 )
 
@@ -127,15 +127,15 @@ func writeExpectations(t *testing.T, text string) string {
 
 func TestExpectationFileErrorsNameFileAndLine(t *testing.T) {
 	f := realFeatures(t)
-	good := "scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | run | model, max_tokens, messages, tools\n" +
+	good := "scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | run\n" +
 		"status: fail\nfingerprint: abc\nevidence: x\nreason: y\n"
 	for name, c := range map[string]struct{ text, want string }{
 		"unknown scenario": {"version: 1\n\nscenario: " + g14Feature + ": no such scenario\nstatus: fail\nfingerprint: a\nreason: r\n",
 			"js.txt:3: " + g14Feature + ": no such scenario matches no scenario"},
-		"unknown row": {"scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | run\nstatus: fail\nfingerprint: a\nreason: r\n",
+		"unknown row": {"scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | walk\nstatus: fail\nfingerprint: a\nreason: r\n",
 			"js.txt:1: "},
 		"duplicate":      {good + "\n" + good, "js.txt:8: " + g14Feature},
-		"missing reason": {strings.Replace(good, "reason: y\n", "", 1), "js.txt:1: " + g14Feature + ": " + g14Name + " (anthropic run) [anthropic | run | model, max_tokens, messages, tools] has no reason"},
+		"missing reason": {strings.Replace(good, "reason: y\n", "", 1), "js.txt:1: " + g14Feature + ": " + g14Name + " (anthropic run) [anthropic | run] has no reason"},
 		"unknown field":  {good + "colour: red\n", "js.txt:7: unknown field \"colour\""},
 		"bad status":     {strings.Replace(good, "status: fail", "status: flaky", 1), "js.txt:3: status \"flaky\""},
 	} {

@@ -114,7 +114,7 @@ func Validate(o Options) (*input, error) {
 			return nil, fmt.Errorf("--ports: %q is named twice", name)
 		}
 		seen[name] = true
-		im, err := ports.Resolve(name)
+		im, err := ports.ResolveIn(o.Root, name)
 		if err != nil {
 			errs = append(errs, "--ports: "+err.Error())
 			continue
@@ -177,7 +177,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	env := append(append([]string(nil), im.Env...), o.AdapterEnv...)
 	mgr := &manager{cfg: adapter.Config{Port: name, Argv: ready.Argv, Env: env,
 		CallTimeout: o.CallTimeout, Schema: proto}, threshold: BreakerThreshold}
-	defer mgr.close()
+	defer mgr.close() // a second close is a no-op; the leaks were taken below
 	hello, err := mgr.hello(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -260,6 +260,10 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	if why := mgr.unresponsive(); why != "" {
 		res.Unresponsive = why
 	}
+	// Processes the adapter left outside its process group are the implementation's leak.
+	if leaks := mgr.close(); len(leaks) > 0 {
+		res.HarnessErr = joinErr(res.HarnessErr, leakReport(leaks))
+	}
 	return res
 }
 
@@ -314,4 +318,13 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func leakReport(leaks []adapter.Leak) string {
+	var s []string
+	for _, l := range leaks {
+		s = append(s, l.String())
+	}
+	return fmt.Sprintf("adapter left %d process(es) running outside its process group after shutdown (killed): %s",
+		len(leaks), strings.Join(s, ", "))
 }

@@ -50,6 +50,10 @@ type Features struct {
 // sequence, so pickle ids match the run's). A syntax error is reported as file:line.
 func LoadFeatures(root string) (*Features, error) {
 	dir := filepath.Join(root, "features")
+	// WalkDir does not enter a symlinked root (a test harness may link features/ in).
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -133,8 +133,8 @@ func TestUnsupportedEverythingIsRed(t *testing.T) {
 func TestListedUnsupportedIsKnown(t *testing.T) {
 	entry := func(msg string) string {
 		return "version: 1.0\n\n" +
-			"scenario: gap1-request-shaping.feature: with no shaping option the body keeps its pre-change keys (openai run)\n" +
-			"row: openai | run | model, messages, tools, tool_choice\n" +
+			"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n" +
+			"row: openai | run\n" +
 			"status: unsupported\nfingerprint: " + Fingerprint(msg) + "\nevidence: " + msg + "\nreason: scripted\n"
 	}
 	count := func(r *PortResult, v Verdict) int {
@@ -174,7 +174,7 @@ func TestNilResultReportedAsSuccessIsRed(t *testing.T) {
 	if o.Status != steps.StatusFail || !r.Red() {
 		t.Fatalf("ok:true with tools:null must fail: %s %q", o.Status, o.Message)
 	}
-	if !strings.Contains(o.Message, "toolkit.create") || !strings.Contains(o.Message, "/tools") {
+	if !strings.Contains(o.Message, "toolkit.create") || !strings.Contains(o.Message, `"tools" is null`) {
 		t.Errorf("the failure must name the op and the field: %q", o.Message)
 	}
 }
@@ -236,8 +236,8 @@ func TestInterruptEndsTheRun(t *testing.T) {
 func TestExpectationsVersionWarning(t *testing.T) {
 	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
 	root := scriptedRoot(t, "version: 0.9\n\n"+
-		"scenario: gap1-request-shaping.feature: with no shaping option the body keeps its pre-change keys (openai run)\n"+
-		"row: openai | run | model, messages, tools, tool_choice\n"+
+		"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n"+
+		"row: openai | run\n"+
 		"status: unsupported\nfingerprint: "+Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
 	r := runScripted(t, context.Background(), root, "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
 	if !strings.Contains(r.VersionWarning, `"0.9"`) || !strings.Contains(r.VersionWarning, `"1.0"`) {
