@@ -11,7 +11,7 @@ import (
 )
 
 // referenceImpl is the Go reference's implementation name on --ports.
-const referenceImpl = "go"
+const referenceImpl = "reference"
 
 // TestInstalledOutsideClone installs the CLI into an empty GOBIN, as `go install
 // …/cmd/conformance@<version>` would, and runs it from a directory outside the clone: it must

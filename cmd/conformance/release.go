@@ -28,18 +28,6 @@ func (r *releaseFlags) register(fs *flag.FlagSet) {
 		"a toolnexus checkout: build each of its ports into the cache and judge them (default $TOOLNEXUS_ROOT; per-port TOOLNEXUS_* variables still win)")
 }
 
-// implementation checks one --ports entry: a port, or <port>@<release>.
-func implementation(name string) error {
-	port, rel, hasAt := strings.Cut(name, "@")
-	if hasAt && rel == "" {
-		return fmt.Errorf("--ports %q: no release after @ (want e.g. python@0.15.0)", name)
-	}
-	if !contains(knownPorts(), port) {
-		return fmt.Errorf("unknown port %q in --ports %q (known: %s; a release is <port>@<release>)", port, name, strings.Join(knownPorts(), ", "))
-	}
-	return nil
-}
-
 // plan is what a checkout (and the releases asked for) gave each implementation.
 type plan struct {
 	env    map[string][]string
@@ -87,7 +75,9 @@ func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) 
 		case o.Absent != "":
 			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Reason: o.Absent}
 		case o.Broken != "":
-			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Reason: o.Broken, HarnessErr: o.Broken}
+			// There but failing to build: broken (red), like a failing prepare.
+			reason, tail, _ := strings.Cut(o.Broken, "\n")
+			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Broken: true, Reason: reason, LogTail: tail}
 		default:
 			p.env[o.Impl] = o.Env
 		}
@@ -106,22 +96,42 @@ func (p *plan) toRun(impls []string) []string {
 	return out
 }
 
-// join puts the preset results back in --ports order, judged like the rest.
-func (p *plan) join(impls []string, ran []*suite.PortResult, ids []string) []*suite.PortResult {
+// join puts the preset results back in --ports order, judged like the rest: a required one
+// (the reference, or named in --ports) that is absent fails the run, a broken one always does.
+func (p *plan) join(o suite.Options, ran []*suite.PortResult, ids []string) ([]*suite.PortResult, error) {
 	byName := map[string]*suite.PortResult{}
 	for _, r := range ran {
 		byName[r.Port] = r
 	}
+	var features *suite.Features
 	var out []*suite.PortResult
-	for _, i := range impls {
-		if r := p.preset[i]; r != nil {
-			r.Judge(ids)
-			out = append(out, r)
-		} else if r := byName[i]; r != nil {
-			out = append(out, r)
+	for _, i := range o.Ports {
+		r := p.preset[i]
+		if r == nil {
+			if r = byName[i]; r != nil {
+				out = append(out, r)
+			}
+			continue
 		}
+		if features == nil {
+			var err error
+			if features, err = suite.LoadFeatures(o.Root); err != nil {
+				return nil, err
+			}
+		}
+		ex, err := suite.LoadExpectations(suite.ExpectationsPath(o.Root, i), features)
+		if err != nil {
+			return nil, err
+		}
+		r.Expectations, r.Required = ex, i == ports.Reference || contains(o.Required, i)
+		r.JudgeScenarios(features)
+		r.Judge(ids)
+		if o.OnDone != nil {
+			o.OnDone(r)
+		}
+		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 // baseline records the X.3 baseline release's bodies (a run of @X.3 on it alone) and returns
@@ -135,6 +145,7 @@ func recordBaseline(ctx context.Context, o suite.Options, impl string, p *plan) 
 	rec := o
 	rec.Ports, rec.Tags, rec.ReportDir, rec.UpdateGolden = []string{impl}, "@X.3", "", false
 	rec.Baseline = steps.Baseline{Impl: impl, Dir: dir, Record: true}
+	rec.Required, rec.OnDone = nil, nil // the baseline's absence is said below, not judged
 	fmt.Fprintf(os.Stderr, "X.3: recording the baseline %s's bodies\n", impl)
 	start := time.Now()
 	if r := p.preset[impl]; r != nil {
@@ -166,9 +177,6 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// knownPorts is every port --ports accepts, alone or as <port>@<release>.
-func knownPorts() []string { return ports.All }
-
 // runImpls is suite.Run with what --toolnexus, <port>@<release> and --baseline add: builds
 // first, the baseline's bodies next, then the run; absent and broken builds join the results.
 // X.3 runs only with a baseline; c.options leaves it out otherwise, tags is the user's own.
@@ -177,14 +185,18 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 	if err != nil {
 		return nil, nil, err
 	}
+	// Everything the run reads is checked before any build starts.
+	if _, err := suite.Validate(opts); err != nil {
+		return nil, nil, err
+	}
 	all := opts.Ports
 	impls := all
 	if baseline != "" {
-		if err := implementation(baseline); err != nil {
-			return nil, nil, fmt.Errorf("--baseline: %w", err)
-		}
 		if !strings.Contains(baseline, "@") {
 			return nil, nil, fmt.Errorf("--baseline %q: name a release, <port>@<release>", baseline)
+		}
+		if _, err := ports.ResolveIn(c.root, baseline); err != nil {
+			return nil, nil, fmt.Errorf("--baseline: %w", err)
 		}
 		if !contains(impls, baseline) {
 			impls = append(slices.Clone(impls), baseline)
@@ -203,12 +215,14 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 	} else {
 		fmt.Fprintln(os.Stderr, "X.3 not run: no baseline (name an earlier release with --baseline <port>@<release>)")
 	}
-	opts.Ports = p.toRun(all)
+	run := opts
+	run.Ports = p.toRun(all)
 	var ran []*suite.PortResult
-	if len(opts.Ports) > 0 {
-		if ran, err = suite.Run(ctx, opts); err != nil {
-			return nil, nil, fmt.Errorf("harness error: %w", err)
+	if len(run.Ports) > 0 {
+		if ran, err = suite.Run(ctx, run); err != nil {
+			return nil, nil, err
 		}
 	}
-	return p.join(all, ran, ids), ids, nil
+	results, err := p.join(opts, ran, ids)
+	return results, ids, err
 }

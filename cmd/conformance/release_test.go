@@ -3,16 +3,30 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
-func TestImplementation(t *testing.T) {
-	for _, ok := range []string{"python", "python@0.15.0", "go@golang/v0.9.5", "js@v0.16.0"} {
-		if err := implementation(ok); err != nil {
-			t.Errorf("%s: %v", ok, err)
+// TestImplementationNames: --ports takes implementations and releases, and names what is wrong.
+func TestImplementationNames(t *testing.T) {
+	resolve := func(list string) ([]string, error) {
+		c := common{portList: list, cache: t.TempDir(), prepareTimeout: time.Minute}
+		got, _, err := c.resolve()
+		return got, err
+	}
+	for _, ok := range []string{"reference", "go", "python", "python@0.15.0", "js@v0.16.0", "reference,go,python@0.8.0,python@0.21.0"} {
+		if got, err := resolve(ok); err != nil || strings.Join(got, ",") != ok {
+			t.Errorf("%s: %v, %v", ok, got, err)
 		}
 	}
-	for bad, want := range map[string]string{"python@": "no release after @", "ruby@1.0": `unknown port "ruby"`, "pyhton": `unknown port "pyhton"`} {
-		if err := implementation(bad); err == nil || !strings.Contains(err.Error(), want) {
+	for bad, want := range map[string]string{
+		"python@":       "no release after @",
+		"ruby@1.0":      `unknown implementation "ruby@1.0"`,
+		"pyhton":        `unknown implementation "pyhton"`,
+		"reference@1.0": "the reference has no releases",
+		"go@v1 2":       "is not a version",
+		"python,python": "named twice",
+	} {
+		if _, err := resolve(bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error containing %q", bad, err, want)
 		}
 	}

@@ -11,11 +11,12 @@ import (
 	"strings"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 // Absent is a cell for a release that lacks the option an ID checks. It is not a failure in
 // this view: an old release is not expected to have a newer option.
-const Absent = "absent in this release"
+const Absent suite.Verdict = "absent in this release"
 
 // absentMessage is how a port says it lacks an option: the adapter's "unsupported", Python's
 // TypeError for an unknown keyword and AttributeError for a missing function, JS's "is not a
@@ -32,7 +33,7 @@ type View struct {
 // Row is one catalogue ID across the releases.
 type Row struct {
 	ID    string
-	Cells []string // pass, fail, Absent, not present, or "" when the ID was not run
+	Cells []suite.Verdict // pass, fail, Absent, not present, broken, … or "" when the ID was not run
 	// From is the oldest release from which the ID passes in every later release, "" if the
 	// newest release does not pass it.
 	From string
@@ -91,19 +92,19 @@ func Build(results []*suite.PortResult, port string, ids []string) View {
 }
 
 // cell is one release's verdict on one ID as this view shows it.
-func cell(r *suite.PortResult, id string) string {
+func cell(r *suite.PortResult, id string) suite.Verdict {
 	v := r.Cells[id]
 	switch v {
 	case suite.Unsupported:
 		return Absent
-	case suite.Fail, suite.KnownFailure:
+	case suite.Fail, suite.KnownFailure, suite.KnownDifferent:
 		n, absent := 0, 0
 		for _, o := range r.Scenarios {
-			if o.Status == "pass" || !slicesContains(o.Tags, id) {
+			if o.Status == steps.StatusPass || !slicesContains(o.Tags, id) {
 				continue
 			}
 			n++
-			if o.Status == "unsupported" || absentMessage.MatchString(o.Message) {
+			if o.Status == steps.StatusUnsupported || absentMessage.MatchString(o.Message) {
 				absent++
 			}
 		}
@@ -147,7 +148,8 @@ func parts(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '+' })
 }
 
-var short = map[string]string{suite.Pass: "pass", suite.Fail: "FAIL", Absent: "absent", suite.NotPresent: "n/p", "": "-"}
+var short = map[suite.Verdict]string{suite.Pass: "pass", suite.Fail: "FAIL", Absent: "absent", suite.NotPresent: "n/p",
+	suite.Broken: "BROKEN", suite.Interrupted: "intr", suite.Unresponsive: "unresp", "": "-"}
 
 // Text writes the view as a table: one row per ID, one column per release, then "passes from".
 func (v View) Text(w io.Writer) {

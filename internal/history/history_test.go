@@ -12,19 +12,20 @@ import (
 )
 
 func release(name string, present bool, outcomes ...steps.Outcome) *suite.PortResult {
-	r := &suite.PortResult{Port: name, Present: present, Scenarios: outcomes, Expected: map[string]string{}}
+	r := &suite.PortResult{Port: name, Present: present, Scenarios: outcomes}
+	r.JudgeScenarios(nil)
 	r.Judge([]string{"G1.1", "G3.1", "G5.1", "X.3"})
 	return r
 }
 
 func o(id, status, msg string) steps.Outcome {
-	return steps.Outcome{Scenario: id + " scenario", Tags: []string{id}, Status: status, Message: msg}
+	return steps.Outcome{Scenario: id + " scenario", Tags: []string{id}, Status: steps.Status(status), Message: msg}
 }
 
 func TestBuild(t *testing.T) {
 	results := []*suite.PortResult{
 		release("python@0.21.0", true, o("G1.1", "pass", ""), o("G3.1", "fail", "took 5 s"), o("G5.1", "pass", ""), o("X.3", "pass", "")),
-		release("go", true, o("G1.1", "pass", "")),
+		release("reference", true, o("G1.1", "pass", "")),
 		release("python@0.8.0", true,
 			o("G1.1", "fail", "client.create failed: failed: TypeError: create_client() got an unexpected keyword argument 'request_params'"),
 			o("G3.1", "fail", "mcp.load failed: failed: module 'toolnexus' has no attribute 'load_mcp_with_context'"),
@@ -37,11 +38,11 @@ func TestBuild(t *testing.T) {
 		t.Fatalf("releases (-want +got):\n%s", d)
 	}
 	want := []Row{
-		{ID: "G1.1", Cells: []string{Absent, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
-		{ID: "G3.1", Cells: []string{Absent, suite.NotPresent, Absent, suite.Fail}},
-		{ID: "G5.1", Cells: []string{suite.Fail, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
-		{ID: "X.3", Cells: []string{suite.Pass, suite.NotPresent, suite.Fail, suite.Pass}, From: "0.21.0"},
-		{ID: "A8.1", Cells: []string{"", suite.NotPresent, "", ""}},
+		{ID: "G1.1", Cells: []suite.Verdict{Absent, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
+		{ID: "G3.1", Cells: []suite.Verdict{Absent, suite.NotPresent, Absent, suite.Fail}},
+		{ID: "G5.1", Cells: []suite.Verdict{suite.Fail, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
+		{ID: "X.3", Cells: []suite.Verdict{suite.Pass, suite.NotPresent, suite.Fail, suite.Pass}, From: "0.21.0"},
+		{ID: "A8.1", Cells: []suite.Verdict{"", suite.NotPresent, "", ""}},
 	}
 	if d := cmp.Diff(want[:4], v.Rows); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)

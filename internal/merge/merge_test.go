@@ -26,11 +26,13 @@ var cat = [][2]string{
 
 var versions = suite.Versions{Catalogue: "cat0001", Suite: "suite0001"}
 
-// run is a judged three-implementation run: a clean reference, a port with a known failure, a
-// failure with bodies and stderr and an unexpected pass, and a port that is not present.
+// run is a judged run of five implementations: a clean, required reference; python with
+// expectations (a known failure, one that failed differently, an unexpected pass), an outline's
+// two rows, bodies and stderr, an unresponsive adapter and a version warning; js not present;
+// java broken with a log tail; csharp required and not present.
 func run() []*suite.PortResult {
 	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
-	ref := &suite.PortResult{Port: "go", Present: true, Expected: map[string]string{},
+	ref := &suite.PortResult{Port: "reference", Present: true, Required: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "reference", "runtime": "go1.26"},
 		Scenarios: []steps.Outcome{
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
@@ -39,23 +41,45 @@ func run() []*suite.PortResult {
 			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond},
 		},
 	}
-	py := &suite.PortResult{Port: "python", Present: true,
-		Expected: map[string]string{"G1.4": "anthropic adds system", "X.1": "content null"},
-		Identity: map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
+	keySets := suite.Key{Feature: "gap1-request-shaping.feature", Name: "key sets"}
+	parity := suite.Key{Feature: "cross-port-parity.feature", Name: "parity"}
+	params := suite.Key{Feature: "gap1-request-shaping.feature", Name: "params on every path"}
+	py := &suite.PortResult{Port: "python", Present: true, Required: true,
+		Identity:       map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
+		Unresponsive:   "3 calls in a row timed out",
+		VersionWarning: "expectations/python.txt was written against version \"0.20.0\"",
+		Expectations: &suite.Expectations{Path: "expectations/python.txt", Version: "0.20.0", Entries: []*suite.Entry{
+			{Key: keySets, Status: steps.StatusFail, Fingerprint: suite.Fingerprint("key set differs"), Evidence: "key set differs",
+				Reason: "anthropic adds system", Line: 3, File: "expectations/python.txt"},
+			{Key: parity, Status: steps.StatusFail, Fingerprint: "0123456789", Evidence: "content null",
+				Reason: "content null", Line: 9, File: "expectations/python.txt"},
+			{Key: suite.Key{Feature: params.Feature, Name: params.Name, Row: "anthropic"}, Status: steps.StatusFail,
+				Fingerprint: "abcdefabcd", Evidence: "old", Reason: "differs on anthropic", Line: 15, File: "expectations/python.txt"},
+		}},
 		Scenarios: []steps.Outcome{
-			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
+			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"}, AstNodeIDs: []string{"7", "8"},
 				Status: "fail", Message: "LLM request 1 differs (-want +got):\n- 999\n+ 4096", Stderr: "<script>x</script>\ntrace",
 				Elapsed: 40 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user"}}}}},
+			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1", "anthropic"}, AstNodeIDs: []string{"7", "9"},
+				Status: "fail", Message: "LLM request 2 differs", Elapsed: 41 * time.Millisecond},
 			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4", "anthropic"}, Status: "fail", Message: "key set differs", Elapsed: time.Millisecond},
-			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "unsupported", Message: "unsupported: mcp.load", Elapsed: 0},
+			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "unresponsive", Message: "not run: adapter unresponsive"},
 			{Scenario: "parity", URI: "features/cross-port-parity.feature", Tags: []string{"X.1"}, Status: "pass", Elapsed: 7 * time.Millisecond},
 		},
 	}
+	java := &suite.PortResult{Port: "java", Broken: true, Required: true, Reason: "prepare failed (exit 1)", LogTail: "[ERROR] javac: <boom>"}
 	js := &suite.PortResult{Port: "js", Reason: "node is not on PATH"}
-	out := []*suite.PortResult{ref, py, js}
+	cs := &suite.PortResult{Port: "csharp", Required: true, Reason: "no dotnet on PATH"}
+	out := []*suite.PortResult{ref, py, js, java, cs}
 	for _, r := range out {
+		r.JudgeScenarios(nil)
 		r.Judge(ids)
 	}
+	// Rows of one outline: the second row's key, as judging with the features would give.
+	py.Judged[0].Key.Row, py.Judged[1].Key.Row = "openai", "anthropic"
+	py.Judged[1] = suite.Judged{Key: py.Judged[1].Key, Status: "fail", Verdict: suite.KnownDifferent,
+		Fingerprint: suite.Fingerprint("LLM request 2 differs"), Evidence: "LLM request 2 differs",
+		Entry: py.Expectations.Entries[2], Note: "listed in expectations/python.txt:15 as fail [abcdefabcd] \"old\""}
 	return out
 }
 
@@ -123,8 +147,17 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	if d := cmp.Diff(wm.String(), gm.String()); d != "" {
 		t.Errorf("merged matrix differs (-combined +merged):\n%s", d)
 	}
-	if !strings.Contains(got["results.json"], `"suiteVersion": "suite0001"`) {
-		t.Errorf("merged results.json lost the suite version")
+	for _, field := range []string{`"suiteVersion": "suite0001"`, `"broken": true`, `"required": true`,
+		`"unresponsive": "3 calls`, `"row": "anthropic"`, `"verdict": "known, different evidence"`, `"verdict": "known failure"`,
+		`"verdict": "unexpected pass"`, `"fingerprint": "0123456789"`, `"versionWarning": "expectations/python.txt`} {
+		if !strings.Contains(got["results.json"], field) {
+			t.Errorf("merged results.json lacks %s", field)
+		}
+	}
+	for _, r := range m.Results {
+		if want := map[string]bool{"reference": false, "python": true, "java": true, "js": false, "csharp": true}[r.Port]; r.Red() != want {
+			t.Errorf("merged %s: red = %v, want %v", r.Port, r.Red(), want)
+		}
 	}
 }
 
@@ -144,10 +177,10 @@ func TestMergeRefuses(t *testing.T) {
 		in   []Input
 		want string
 	}{
-		{"suite version", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, other, "python")}}, "b.json was judged by suite suite0002"},
-		{"catalogue version", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, suite.Versions{Catalogue: "cat9", Suite: "suite0001"}, "python")}}, "catalogue cat9"},
+		{"suite version", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, other, "python")}}, "b.json was judged by suite suite0002"},
+		{"catalogue version", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, suite.Versions{Catalogue: "cat9", Suite: "suite0001"}, "python")}}, "catalogue cat9"},
 		{"no versions", []Input{{"old.json", doc(t, suite.Versions{}, "go")}}, "old.json has no catalogue or suite version"},
-		{"duplicate", []Input{{"a.json", doc(t, versions, "go")}, {"b.json", doc(t, versions, "go")}}, "go is in both a.json and b.json"},
+		{"duplicate", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, versions, "reference")}}, "reference is in both a.json and b.json"},
 		{"nothing", nil, "no results.json"},
 	}
 	for _, c := range cases {

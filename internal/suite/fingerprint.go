@@ -3,65 +3,50 @@ package suite
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
+	"regexp"
+	"strings"
 )
 
-// Versions identify what a run was judged against, so results from different runs can be
-// merged only when they answer the same questions.
-type Versions struct {
-	// Catalogue is a hash of fixtures/catalogue.txt: the IDs and what each checks.
-	Catalogue string
-	// Suite is a hash of everything that decides a verdict besides the port: the features, the
-	// fixtures (golden bodies, MCP configs) and the protocol schema.
-	Suite string
+// The fingerprint of a failure is a short hash of its message with everything that varies
+// between runs of the same failure taken out: the adapter's stderr tail, URLs, absolute paths
+// and every word holding a digit (numbers, durations, ports, pids, ids, temp names). Whitespace
+// is collapsed (go-cmp varies its spaces on purpose). The same failure gives the same
+// fingerprint on every run; a different assertion, key set, kind or message gives another.
+var (
+	fpURL   = regexp.MustCompile(`[a-z]+://[^\s"')\]]+`)
+	fpPath  = regexp.MustCompile(`(?:/[\w.@+\-]+){2,}/?`)
+	fpDigit = regexp.MustCompile(`[\w.:\-]*[0-9][\w.:\-]*`)
+)
+
+// stderrMarker starts the adapter stderr tail an adapter break appends to its message.
+const stderrMarker = "--- adapter stderr"
+
+// Fingerprint is the failure's stable 10-hex-digit fingerprint.
+func Fingerprint(message string) string {
+	sum := sha256.Sum256([]byte(normalizeFailure(message)))
+	return hex.EncodeToString(sum[:])[:10]
 }
 
-// Fingerprint hashes the catalogue and the suite files under root.
-func Fingerprint(root string) (Versions, error) {
-	cat, err := hashFiles(root, []string{filepath.Join("fixtures", "catalogue.txt")})
-	if err != nil {
-		return Versions{}, err
+// normalizeFailure is the message with its volatile parts stripped (see above).
+func normalizeFailure(message string) string {
+	if i := strings.Index(message, stderrMarker); i >= 0 {
+		message = message[:i]
 	}
-	var files []string
-	for _, dir := range []string{"features", "fixtures", "schema"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			if ext := filepath.Ext(p); ext == ".go" { // schema's loader code is not the contract
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, rel)
-			return nil
-		})
-		if err != nil {
-			return Versions{}, fmt.Errorf("suite version: %w", err)
-		}
-	}
-	suite, err := hashFiles(root, files)
-	if err != nil {
-		return Versions{}, err
-	}
-	return Versions{Catalogue: cat, Suite: suite}, nil
+	message = fpURL.ReplaceAllString(message, "<url>")
+	message = fpPath.ReplaceAllString(message, "<path>")
+	message = fpDigit.ReplaceAllString(message, "#")
+	return strings.Join(strings.Fields(message), " ")
 }
 
-// hashFiles is a short sha256 over each file's slash path and content, in sorted order.
-func hashFiles(root string, rel []string) (string, error) {
-	rel = append([]string(nil), rel...)
-	sort.Strings(rel)
-	h := sha256.New()
-	for _, r := range rel {
-		b, err := os.ReadFile(filepath.Join(root, r))
-		if err != nil {
-			return "", fmt.Errorf("suite version: %w", err)
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(r), len(b))
-		h.Write(b)
+// Evidence is the failure message on one line, clipped, without the stderr tail: what an
+// expectation entry keeps for a person to compare.
+func Evidence(message string) string {
+	if i := strings.Index(message, stderrMarker); i >= 0 {
+		message = message[:i]
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
+	s := strings.Join(strings.Fields(message), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
 }
