@@ -11,6 +11,7 @@ import (
 func (w *World) registerOutcomeSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the call succeeds$`, w.callSucceeds)
 	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
+	sc.Step(`^the call fails with this port's deadline error$`, w.callFailsWithDeadline)
 	sc.Step(`^the call returns within (\d+) ms$`, w.callWithin)
 	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
 	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
