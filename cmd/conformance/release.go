@@ -185,8 +185,17 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 	if err != nil {
 		return nil, nil, err
 	}
-	// Everything the run reads is checked before any build starts.
+	// Everything the run reads is checked before any build starts, with the tags the run
+	// will use: the user's own with a baseline, without X.3 otherwise.
+	if baseline != "" {
+		opts.Tags = tags
+	}
 	if _, err := suite.Validate(opts); err != nil {
+		with := opts
+		with.Tags = tags
+		if _, err2 := suite.Validate(with); baseline == "" && err2 == nil {
+			return nil, nil, fmt.Errorf("--tags %q selects only X.3 scenarios, which need --baseline <port>@<release>", tags)
+		}
 		return nil, nil, err
 	}
 	all := opts.Ports

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Bad input is refused before anything runs (exit 2), whatever the flag.
@@ -37,5 +40,25 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}
 	if code := cmdMutants([]string{"--only", "no-such-mutant"}); code != 2 {
 		t.Errorf("mutants --only with a typo: exit %d, want 2", code)
+	}
+}
+
+// X.3 alone without a baseline is bad input that says what is missing; with a baseline the
+// same tags are accepted (the run then fails later for other reasons, not at validation).
+func TestX3TagsNeedBaseline(t *testing.T) {
+	if code := cmdRun([]string{"--ports", "reference", "--tags", "@X.3", "--baseline", "reference"}, false); code != 2 {
+		t.Errorf("--baseline without a release: exit %d, want 2", code)
+	}
+	c := common{portList: "reference", cache: t.TempDir(), prepareTimeout: time.Minute}
+	if _, _, err := c.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.options([]string{"reference"}, "@X.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runImpls(context.Background(), &c, opts, "", "@X.3")
+	if err == nil || !strings.Contains(err.Error(), "need --baseline") {
+		t.Errorf("@X.3 without --baseline: %v, want an error naming --baseline", err)
 	}
 }
