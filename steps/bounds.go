@@ -119,6 +119,9 @@ func (w *World) callBounded(op string, args map[string]any, bound, floor time.Du
 	w.ctx = scenarioCtx
 	var broken *adapter.Broken
 	if err != nil && errors.As(err, &broken) && ctx.Err() != nil && scenarioCtx.Err() == nil {
+		// The port's own failure on a bounded scenario, not an adapter fault: the process is
+		// replaced, but the breaker does not count it (suite.BreakerThreshold).
+		w.lease.cutAtBound = true
 		return nil, fmt.Errorf("%s: no answer within %s (the pinned bound %s + margin %s); the adapter was killed and is replaced for the next scenario\nthe fakes saw: %s",
 			op, bound+BoundMargin, bound, BoundMargin, w.fakesSaw())
 	}

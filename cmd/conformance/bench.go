@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"toolnexus-conformance/internal/ports"
 	"toolnexus-conformance/internal/suite"
 )
 
@@ -33,9 +34,11 @@ func cmdBench(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *runs < 1 {
-		fmt.Fprintln(os.Stderr, "conformance: --runs must be at least 1")
-		return 2
+	if c.portList == "" {
+		c.portList = ports.Reference
+	}
+	if *runs <= 0 {
+		return usageErr(fmt.Errorf("--runs %d: must be positive", *runs))
 	}
 	chosen, _, err := c.resolve()
 	if err != nil {
@@ -62,12 +65,12 @@ func cmdBench(args []string) int {
 		}
 		fmt.Printf("run %d: %s wall for %s\n", i+1, time.Since(start).Round(time.Millisecond), strings.Join(chosen, ","))
 		for _, r := range results {
+			if r.Red() || !r.Present {
+				code = 1
+			}
 			if !r.Present {
 				fmt.Printf("  %-10s not present: %s\n", r.Port, r.Reason)
 				continue
-			}
-			if r.Unexpected() > 0 {
-				code = 1
 			}
 			rows[r.Port] = append(rows[r.Port], newBenchRow(r))
 			for _, o := range r.Scenarios {

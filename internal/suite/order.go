@@ -27,6 +27,10 @@ var waitDecl = regexp.MustCompile(`(?:after|of) (\d+) ms`)
 
 func orderFeatures(dir string) (featureOrder, error) {
 	fo := featureOrder{rank: map[string]int{}}
+	// WalkDir does not enter a symlinked root (a test harness may link features/ in).
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	weight := map[string]int{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".feature") {

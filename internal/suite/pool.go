@@ -8,50 +8,101 @@ import (
 	"time"
 
 	"toolnexus-conformance/internal/adapter"
+	"toolnexus-conformance/internal/safetext"
 )
 
 // pool hands each running scenario its own adapter process, so the scenarios of one
 // implementation can run side by side (--jobs). At most size processes are in use at
 // once; a process comes back to the idle list after its scenario, and one that broke
 // (crashed, timed out, was abandoned at a bound) is closed and never handed out again.
+// The pool holds the implementation's breaker (breaker.go): failures are counted across all
+// its processes, and once it trips no process is handed out any more.
 type pool struct {
 	cfg    adapter.Config
-	slots  chan struct{} // one token per process that is in use or being replaced
+	size   int
 	ctx    context.Context
 	cancel context.CancelFunc // ends replacements still starting when the run is over
 
 	replacing sync.WaitGroup
 	fresh     chan *adapter.Process // replacements as they come up (nil: one failed to start)
-	pending   int                   // replacements started and not yet claimed by an Acquire
-	spare     bool                  // a spare was started at the first break (see Release)
 
-	mu     sync.Mutex
-	idle   []*adapter.Process
-	closed bool
-	starts int           // processes started, for the bench's start-up figure
-	spent  time.Duration // time spent starting them (start, hello, warm-up)
+	mu      sync.Mutex
+	inUse   int           // processes held by scenarios (or being started for one)
+	changed chan struct{} // closed (and renewed) when inUse or the breaker changes
+	pending int           // replacements started and not yet claimed by an Acquire
+	spare   bool          // a spare was started at the first break (see Release)
+	idle    []*adapter.Process
+	closed  bool
+	starts  int           // processes started, for the bench's start-up figure
+	spent   time.Duration // time spent starting them (start, hello, warm-up)
+	breaker breaker
+	leaks   []adapter.Leak // left by every process closed so far
 
 	helloOps []any       // the ops the adapter said hello with
 	noWarm   atomic.Bool // a warm-up broke an adapter: start the others cold
 }
 
-func newPool(ctx context.Context, cfg adapter.Config, size int) *pool {
+func newPool(ctx context.Context, cfg adapter.Config, size, threshold int) *pool {
 	if size < 1 {
 		size = 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	return &pool{cfg: cfg, slots: make(chan struct{}, size), ctx: ctx, cancel: cancel,
-		fresh: make(chan *adapter.Process, size+2)}
+	return &pool{cfg: cfg, size: size, ctx: ctx, cancel: cancel, changed: make(chan struct{}),
+		fresh: make(chan *adapter.Process, size+2), breaker: breaker{threshold: threshold}}
 }
 
-// Acquire returns a live adapter for one scenario; Release must give it back.
+// notify wakes every Acquire waiting for room. Callers hold mu.
+func (p *pool) notify() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// leave gives up one in-use place. Callers hold mu.
+func (p *pool) leave() {
+	p.inUse--
+	p.notify()
+}
+
+// admit waits for room to hold one more process: fewer than size in use, fewer still while
+// the breaker counts failures, none once it tripped.
+func (p *pool) admit(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		switch {
+		case p.breaker.dead != "":
+			p.mu.Unlock()
+			return &UnresponsiveError{p.cfg.Port, p.breaker.dead}
+		case p.closed:
+			p.mu.Unlock()
+			return fmt.Errorf("harness: adapter pool of %q is closed", p.cfg.Port)
+		case p.inUse < p.breaker.limit(p.size):
+			p.inUse++
+			p.mu.Unlock()
+			return nil
+		}
+		wake := p.changed
+		p.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
+		}
+	}
+}
+
+// Acquire returns a live adapter for one scenario; Release must give it back. A process that
+// will not start or say hello is a strike.
 func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
+	if err := p.admit(ctx); err != nil {
+		return nil, err
 	}
 	p.mu.Lock()
+	var stale []*adapter.Process // broke while idle (exited): closed once mu is released
+	defer func() {
+		for _, proc := range stale {
+			p.retire(proc)
+		}
+	}()
 	for len(p.idle) > 0 {
 		proc := p.idle[len(p.idle)-1]
 		p.idle = p.idle[:len(p.idle)-1]
@@ -59,10 +110,9 @@ func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
 			p.mu.Unlock()
 			return proc, nil
 		}
-		proc.Close()
+		stale = append(stale, proc)
 	}
-	closed := p.closed
-	if !closed && p.pending > 0 {
+	if p.pending > 0 {
 		// A replacement is on its way: wait for it rather than start one more.
 		p.pending--
 		p.mu.Unlock()
@@ -74,38 +124,58 @@ func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
 		case <-ctx.Done():
 			p.mu.Lock()
 			p.pending++
+			p.leave()
 			p.mu.Unlock()
-			<-p.slots
 			return nil, fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
 		}
 		p.mu.Lock()
 	}
 	p.mu.Unlock()
-	if closed {
-		<-p.slots
-		return nil, fmt.Errorf("harness: adapter pool of %q is closed", p.cfg.Port)
-	}
 	proc, err := p.start(ctx)
 	if err != nil {
-		<-p.slots
+		p.mu.Lock()
+		if ctx.Err() == nil && p.ctx.Err() == nil { // a stopped run or scenario is not the adapter's failure
+			p.breaker.strike(firstLine(err.Error()))
+		}
+		p.leave()
+		p.mu.Unlock()
+		if ctx.Err() == nil && p.ctx.Err() != nil {
+			return nil, fmt.Errorf("no new adapter: the run was stopped (%s)", cause(p.ctx))
+		}
 		return nil, err
 	}
 	return proc, nil
 }
 
-// Release gives a process back. A broken one is closed (its process group killed) and a
-// replacement started at once, so the next scenario does not wait for a whole start-up.
-func (p *pool) Release(proc *adapter.Process) {
+// Release gives a process back and reports whether it counted as a strike. A broken one is
+// closed (its process group killed) and a replacement started at once, so the next scenario
+// does not wait for a whole start-up. cutAtBound says the scenario abandoned it at a pinned
+// bound: that replaces the process but is not a strike (see BreakerThreshold).
+func (p *pool) Release(proc *adapter.Process, cutAtBound bool) (struck bool) {
 	if proc == nil {
-		return
+		return false
+	}
+	var why string
+	broken := proc.IsBroken()
+	if broken {
+		// A broken process answers any call with the reason it broke, without writing.
+		_, err := proc.Call(context.Background(), "hello", nil)
+		why = firstLine(fmt.Sprint(err))
 	}
 	p.mu.Lock()
+	if broken {
+		p.breaker.lastStderr = proc.StderrTail()
+		if !cutAtBound && p.ctx.Err() == nil {
+			p.breaker.strike(why)
+			struck = true
+		}
+	}
 	switch {
-	case p.closed:
+	case p.closed || (broken && p.breaker.dead != ""):
+		p.leave()
 		p.mu.Unlock()
-		proc.Close()
-		<-p.slots
-	case proc.IsBroken():
+		p.retire(proc)
+	case broken:
 		// At the first break, start one process more than needed: from then on a scenario
 		// after a break takes the spare at once while the next one starts. A port that
 		// breaks once tends to break again (it ignores a cancel, say), and its start-up would
@@ -116,25 +186,63 @@ func (p *pool) Release(proc *adapter.Process) {
 		}
 		p.replacing.Add(n)
 		p.pending += n
+		p.leave()
 		p.mu.Unlock()
-		<-p.slots
 		for i := range n {
 			go func() {
 				defer p.replacing.Done()
 				if i == 0 {
-					proc.Close()
+					p.retire(proc)
 				}
 				fresh, err := p.start(p.ctx)
 				if err != nil {
-					fresh = nil // the Acquire that waits for it starts its own, and says why if that fails
+					// Not a strike by itself: the Acquire that waits for it starts its own,
+					// which strikes and says why if it fails too.
+					fresh = nil
 				}
 				p.fresh <- fresh
 			}()
 		}
 	default:
 		p.idle = append(p.idle, proc)
+		p.leave()
 		p.mu.Unlock()
-		<-p.slots
+	}
+	return struck
+}
+
+// ScenarioDone ends one scenario for the breaker: one whose adapter answered every call it was
+// sent (clean) resets the count.
+func (p *pool) ScenarioDone(clean bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if clean && p.breaker.dead == "" && p.breaker.strikes > 0 {
+		p.breaker.strikes = 0
+		p.notify()
+	}
+}
+
+// unresponsive says why the breaker tripped, "" while it has not.
+func (p *pool) unresponsive() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.breaker.dead
+}
+
+// stderrTail is the stderr of the last process that broke or failed to start.
+func (p *pool) stderrTail() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.breaker.lastStderr
+}
+
+// retire closes a process for good and keeps what it left outside its process group.
+func (p *pool) retire(proc *adapter.Process) {
+	proc.Close()
+	if leaks := proc.Leaks(); len(leaks) > 0 {
+		p.mu.Lock()
+		p.leaks = append(p.leaks, leaks...)
+		p.mu.Unlock()
 	}
 }
 
@@ -148,7 +256,7 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 	}
 	if !p.noWarm.Load() && !warm(ctx, proc, p.ops(proc)) {
 		p.noWarm.Store(true)
-		proc.Close()
+		p.retire(proc)
 		if proc, err = p.launch(ctx); err != nil {
 			return nil, err
 		}
@@ -161,6 +269,9 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 }
 
 func (p *pool) launch(ctx context.Context) (*adapter.Process, error) {
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("no new adapter: %w", ctx.Err())
+	}
 	proc, err := adapter.Start(p.cfg)
 	if err != nil {
 		return nil, err
@@ -170,7 +281,10 @@ func (p *pool) launch(ctx context.Context) (*adapter.Process, error) {
 		err = fmt.Errorf("hello failed: %s", r.Error.Message)
 	}
 	if err != nil {
-		proc.Close()
+		p.mu.Lock()
+		p.breaker.lastStderr = proc.StderrTail()
+		p.mu.Unlock()
+		p.retire(proc)
 		return nil, err
 	}
 	p.mu.Lock()
@@ -193,10 +307,16 @@ func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer p.Release(proc)
 	r, err := proc.Call(ctx, "hello", nil)
+	p.Release(proc, false)
 	if err != nil {
 		return nil, err
+	}
+	// The identity is printed and reported: it must not carry the adapter's raw bytes.
+	for k, v := range r.Result {
+		if s, ok := v.(string); ok {
+			r.Result[k] = safetext.Line(s)
+		}
 	}
 	return r.Result, nil
 }
@@ -205,7 +325,7 @@ func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 // then no timing-bound scenario shares the machine with this implementation's own start-up
 // (a JVM's class loading and JIT starve a neighbour's 100 ms cancel on a 2-core machine).
 func (p *pool) fill(ctx context.Context) {
-	n := cap(p.slots)
+	n := p.size
 	got := make(chan *adapter.Process, n)
 	for range n {
 		go func() {
@@ -219,14 +339,16 @@ func (p *pool) fill(ctx context.Context) {
 		procs = append(procs, <-got)
 	}
 	for _, proc := range procs {
-		p.Release(proc)
+		p.Release(proc, false)
 	}
 }
 
-// close shuts every idle process down; scenarios have released theirs by now.
-func (p *pool) close() {
+// close shuts every idle process down (scenarios have released theirs by now) and returns
+// every leak seen since the last close; a second close is a no-op.
+func (p *pool) close() []adapter.Leak {
 	p.mu.Lock()
 	p.closed = true
+	p.notify()
 	p.mu.Unlock()
 	p.cancel()
 	p.replacing.Wait()
@@ -242,9 +364,14 @@ func (p *pool) close() {
 	var wg sync.WaitGroup
 	for _, proc := range idle {
 		wg.Add(1)
-		go func() { defer wg.Done(); proc.Close() }()
+		go func() { defer wg.Done(); p.retire(proc) }()
 	}
 	wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	leaks := p.leaks
+	p.leaks = nil
+	return leaks
 }
 
 // startCost is the mean time one adapter took to start and answer hello, and how many started.

@@ -24,7 +24,7 @@ func speedOptions(t *testing.T, tags string, jobs int) Options {
 	}
 	exe, _ := os.Executable()
 	return Options{
-		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{"go"}, Tags: tags,
+		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{ports.Reference}, Tags: tags,
 		CallTimeout: 15 * time.Second, ScenarioTimeout: time.Minute, PrepareTimeout: 5 * time.Minute,
 		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: jobs,
 	}
@@ -38,7 +38,7 @@ func runOne(t *testing.T, o Options) *PortResult {
 	}
 	r := results[0]
 	if !r.Present {
-		t.Fatalf("go port not present: %s", r.Reason)
+		t.Fatalf("reference not present: %s", r.Reason)
 	}
 	return r
 }
@@ -58,7 +58,7 @@ func TestParallelRunReportsLikeASequentialOne(t *testing.T) {
 		t.Errorf("the sequential run started %d adapter processes; want 1", seq.Timing.Starts)
 	}
 	key := func(o steps.Outcome) string {
-		return o.URI + " | " + o.Scenario + " | " + o.Status + " | " + strings.Join(o.Tags, " ")
+		return o.URI + " | " + o.Scenario + " | " + string(o.Status) + " | " + strings.Join(o.Tags, " ")
 	}
 	if len(seq.Scenarios) != len(par.Scenarios) || len(seq.Scenarios) < 10 {
 		t.Fatalf("sequential ran %d scenarios, parallel %d", len(seq.Scenarios), len(par.Scenarios))
@@ -122,7 +122,7 @@ func TestHungCallIsJudgedAtItsBound(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		var leaked []string
-		for _, p := range newProcesses(before, processes(), exe) {
+		for _, p := range newProcesses(before, processes(), exe, o.Root) {
 			// Only ours: other runs on this machine may have adapters of their own.
 			if strings.Contains(p, o.Cache) || strings.Contains(p, exe) {
 				leaked = append(leaked, p)
