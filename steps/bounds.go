@@ -111,6 +111,11 @@ func (w *World) callBounded(op string, args map[string]any, bound, floor time.Du
 	if bound <= 0 {
 		return w.call(op, args)
 	}
+	// The bound is the call's, not the wait for a process: take one (a replacement may still
+	// be starting) before the clock starts.
+	if _, err := w.adapter(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(w.ctx, bound+BoundMargin)
 	defer cancel()
 	scenarioCtx := w.ctx

@@ -64,8 +64,9 @@ func (p *pool) leave() {
 }
 
 // admit waits for room to hold one more process: fewer than size in use, fewer still while
-// the breaker counts failures, none once it tripped.
-func (p *pool) admit(ctx context.Context) error {
+// the breaker counts failures (unless filling: fill holds all its processes until every one
+// started), none once it tripped.
+func (p *pool) admit(ctx context.Context, filling bool) error {
 	for {
 		p.mu.Lock()
 		switch {
@@ -75,7 +76,7 @@ func (p *pool) admit(ctx context.Context) error {
 		case p.closed:
 			p.mu.Unlock()
 			return fmt.Errorf("harness: adapter pool of %q is closed", p.cfg.Port)
-		case p.inUse < p.breaker.limit(p.size):
+		case p.inUse < p.size && (filling || p.inUse < p.breaker.limit(p.size)):
 			p.inUse++
 			p.mu.Unlock()
 			return nil
@@ -93,7 +94,11 @@ func (p *pool) admit(ctx context.Context) error {
 // Acquire returns a live adapter for one scenario; Release must give it back. A process that
 // will not start or say hello is a strike.
 func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
-	if err := p.admit(ctx); err != nil {
+	return p.acquire(ctx, false)
+}
+
+func (p *pool) acquire(ctx context.Context, filling bool) (*adapter.Process, error) {
+	if err := p.admit(ctx, filling); err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
@@ -329,7 +334,7 @@ func (p *pool) fill(ctx context.Context) {
 	got := make(chan *adapter.Process, n)
 	for range n {
 		go func() {
-			proc, _ := p.Acquire(ctx) // one that will not start fails its scenario later, with why
+			proc, _ := p.acquire(ctx, true) // one that will not start fails its scenario later, with why
 			got <- proc
 		}()
 	}

@@ -17,7 +17,9 @@ var shAdapter = []string{"sh", "-c", `while IFS= read -r line; do
 done`}
 
 func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
-	ctx := context.Background()
+	// Bounded, so a pool that never hands a process out fails here rather than hanging.
+	ctx, cancelAll := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelAll()
 	p := newPool(ctx, adapter.Config{Port: "sh", Argv: shAdapter, CallTimeout: 5 * time.Second}, 2, BreakerThreshold)
 	defer p.close()
 	a, err := p.Acquire(ctx)
@@ -92,7 +94,9 @@ func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
 // replaced without a strike; broken processes strike; a clean scenario resets the count; after
 // a strike fewer scenarios may hold a process; at the threshold nothing is handed out any more.
 func TestPoolBreaker(t *testing.T) {
-	ctx := context.Background()
+	// Bounded, so a pool that never hands a process out fails here rather than hanging.
+	ctx, cancelAll := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelAll()
 	p := newPool(ctx, adapter.Config{Port: "sh", Argv: shAdapter, CallTimeout: 5 * time.Second}, 2, 2)
 	defer p.close()
 	breakOne := func(cutAtBound bool) bool {
