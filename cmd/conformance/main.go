@@ -16,7 +16,8 @@ usage:
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (Go reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
-  conformance fake-mcp-stdio --pid-file F   (used by the suite) the fake stdio MCP server
+  conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
+                                            (used by the suite) the fake stdio MCP server
 
 Run 'conformance <command> -h' for a command's flags.
 `

@@ -19,12 +19,56 @@ import (
 // that a port's teardown ended this process. It returns nil when stdin closes
 // or ctx ends, and the error otherwise.
 func ServeStdio(ctx context.Context, pidFile string) error {
-	if pidFile != "" {
-		if err := writePID(pidFile); err != nil {
+	return ServeStdioWith(ctx, StdioOptions{PIDFile: pidFile})
+}
+
+// StdioOptions shape how the stdio fake misbehaves.
+type StdioOptions struct {
+	// PIDFile receives the process id first thing, before any delay.
+	PIDFile string
+	// StartDelay is slept before the server reads stdin: a server that starts slowly.
+	// The sleep ignores stdin closing, as a real slow start would; a signal ends it.
+	StartDelay time.Duration
+	// Stall is a Phase the server never answers; reaching it writes StalledFile(PIDFile).
+	Stall string
+	// Hang makes the process read and discard stdin and never answer, and keep running
+	// after stdin closes: only a signal ends it.
+	Hang bool
+}
+
+// StalledFile is where a stalling stdio fake records that a client reached its stall phase.
+func StalledFile(pidFile string) string { return pidFile + ".stalled" }
+
+// ServeStdioWith is ServeStdio with the misbehaviours of opts.
+func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
+	if opts.PIDFile != "" {
+		if err := writePID(opts.PIDFile); err != nil {
 			return err
 		}
 	}
-	ss, err := NewServer().Connect(ctx, &mcp.StdioTransport{}, nil)
+	if opts.StartDelay > 0 {
+		t := time.NewTimer(opts.StartDelay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		}
+	}
+	if opts.Hang {
+		go func() { _, _ = io.Copy(io.Discard, os.Stdin) }()
+		<-ctx.Done()
+		return nil
+	}
+	server := NewServer()
+	if opts.Stall != "" {
+		server.AddReceivingMiddleware(stallMiddleware(opts.Stall, func() {
+			if opts.PIDFile != "" {
+				_ = os.WriteFile(StalledFile(opts.PIDFile), []byte(opts.Stall), 0o644)
+			}
+		}))
+	}
+	ss, err := server.Connect(ctx, &mcp.StdioTransport{}, nil)
 	if err != nil {
 		return err
 	}
@@ -45,6 +89,21 @@ func ServeStdio(ctx context.Context, pidFile string) error {
 		case <-time.After(time.Second):
 		}
 		return nil
+	}
+}
+
+// stallMiddleware holds every request for method until its context ends (the session
+// closing); reached is called first.
+func stallMiddleware(method string, reached func()) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, m string, req mcp.Request) (mcp.Result, error) {
+			if m != method {
+				return next(ctx, m, req)
+			}
+			reached()
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
 	}
 }
 
