@@ -37,3 +37,20 @@ Feature: Cross-port parity with the Go reference
       | openai    | stream |
       | anthropic | run    |
       | anthropic | stream |
+
+  @X.2
+  Scenario: a port's list-only inventory equals the reference's
+    Given an MCP server "http" over streamable HTTP
+    And an MCP server "local" over stdio
+    And an unreachable MCP server "down"
+    And a disabled MCP server "off"
+    When the MCP config is listed
+    Then the call succeeds
+    And the inventory matches the golden copy "inventory-mixed"
+
+  @X.2
+  Scenario: a port's inventory of a filtered SSE server equals the reference's
+    Given an MCP server "legacy" over SSE only with the tools filter {"a": true}
+    When the MCP config is listed
+    Then the call succeeds
+    And the inventory matches the golden copy "inventory-sse-filtered"

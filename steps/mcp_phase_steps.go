@@ -27,6 +27,24 @@ func (w *World) registerMCPPhaseSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
 	sc.Step(`^every build succeeds and exposes exactly (.+)$`, w.everyBuildExposes)
 	sc.Step(`^the call returns within (\d+) ms of the server's timeout$`, w.withinTimeout)
+	sc.Step(`^the toolkit is closed$`, w.toolkitClosed)
+}
+
+func (w *World) toolkitClosed() error {
+	if w.toolkit == "" {
+		return fmt.Errorf("harness: no toolkit to close")
+	}
+	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.toolkit}); err != nil {
+		return err
+	}
+	kept := w.toolkits[:0]
+	for _, t := range w.toolkits {
+		if t != w.toolkit {
+			kept = append(kept, t)
+		}
+	}
+	w.toolkits, w.toolkit = kept, ""
+	return nil
 }
 
 func (w *World) stallingServer(name, transport, phase, timeout string) error {

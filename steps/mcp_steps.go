@@ -21,7 +21,7 @@ const exitGrace = 5 * time.Second
 
 func (w *World) registerMCPSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP) with the tools filter (.+)$`, w.mcpServerFiltered)
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) with the tools filter (.+)$`, w.mcpServerFiltered)
 	sc.Step(`^a hung MCP server "([^"]*)"$`, w.hungServer)
 	sc.Step(`^a hung MCP server "([^"]*)" with a timeout of (\d+) ms$`, w.hungServerTimeout)
 	sc.Step(`^a slow MCP server "([^"]*)" that answers after (\d+) s$`, w.slowServer)
