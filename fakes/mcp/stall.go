@@ -18,7 +18,7 @@ const (
 // ValidPhase reports whether p names a phase a fake can stall in ("" = none).
 func ValidPhase(p string) bool { return p == "" || p == PhaseInitialize || p == PhaseToolsList }
 
-// stallHTTP wraps an MCP HTTP handler: a POST carrying a JSON-RPC request for method is
+// stallHTTP wraps an MCP HTTP handler: a POST carrying a JSON-RPC request of phase method is
 // held open, unanswered, until the client goes away or the server closes. Every other
 // request passes through, so the phases before method complete normally.
 func stallHTTP(method string, hits *atomic.Int64, next http.Handler) http.Handler {
@@ -42,20 +42,35 @@ func stallHTTP(method string, hits *atomic.Int64, next http.Handler) http.Handle
 	})
 }
 
-// carriesMethod reports whether a JSON-RPC message (or batch) in body calls method.
-func carriesMethod(body []byte, method string) bool {
+// phaseMethods are the JSON-RPC methods of a phase: the handshake is "initialize", or
+// "server/discover" for clients speaking the 2026-07-28 protocol (SEP-2575).
+var phaseMethods = map[string][]string{
+	PhaseInitialize: {"initialize", "server/discover"},
+	PhaseToolsList:  {"tools/list"},
+}
+
+// carriesMethod reports whether a JSON-RPC message (or batch) in body belongs to phase.
+func carriesMethod(body []byte, phase string) bool {
+	in := func(m string) bool {
+		for _, p := range phaseMethods[phase] {
+			if m == p {
+				return true
+			}
+		}
+		return false
+	}
 	var one struct {
 		Method string `json:"method"`
 	}
 	if json.Unmarshal(body, &one) == nil {
-		return one.Method == method
+		return in(one.Method)
 	}
 	var batch []struct {
 		Method string `json:"method"`
 	}
 	if json.Unmarshal(body, &batch) == nil {
 		for _, m := range batch {
-			if m.Method == method {
+			if in(m.Method) {
 				return true
 			}
 		}

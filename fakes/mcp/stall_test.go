@@ -120,3 +120,20 @@ func TestStdioHang(t *testing.T) {
 		t.Fatal("the hung child ignored SIGTERM")
 	}
 }
+
+// The SDK answers initialize itself, so the stdio stall must act below it.
+func TestStdioStallsInInitialize(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "fake.pid")
+	cmd := child(t, envPIDFile+"="+pidFile, envStall+"="+PhaseInitialize)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err == nil {
+		t.Fatalf("initialize answered: %+v", cs.InitializeResult())
+	}
+	if b, err := os.ReadFile(StalledFile(pidFile)); err != nil || string(b) != PhaseInitialize {
+		t.Errorf("stalled marker %q, %v", b, err)
+	}
+	waitFor(t, "the child to exit", func() bool { return cmd.Process != nil && ProcessGone(cmd.Process.Pid) })
+}

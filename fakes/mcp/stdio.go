@@ -1,6 +1,8 @@
 package mcpfake
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -60,15 +62,20 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 		<-ctx.Done()
 		return nil
 	}
-	server := NewServer()
+	var transport mcp.Transport = &mcp.StdioTransport{}
 	if opts.Stall != "" {
-		server.AddReceivingMiddleware(stallMiddleware(opts.Stall, func() {
-			if opts.PIDFile != "" {
-				_ = os.WriteFile(StalledFile(opts.PIDFile), []byte(opts.Stall), 0o644)
-			}
-		}))
+		// The stalled request is swallowed before the SDK sees it (the SDK answers
+		// initialize itself), so the server stays silent but still ends on stdin EOF.
+		transport = &mcp.IOTransport{
+			Reader: &stallReader{r: bufio.NewReader(os.Stdin), method: opts.Stall, reached: func() {
+				if opts.PIDFile != "" {
+					_ = os.WriteFile(StalledFile(opts.PIDFile), []byte(opts.Stall), 0o644)
+				}
+			}},
+			Writer: nopWriteCloser{os.Stdout},
+		}
 	}
-	ss, err := server.Connect(ctx, &mcp.StdioTransport{}, nil)
+	ss, err := NewServer().Connect(ctx, transport, nil)
 	if err != nil {
 		return err
 	}
@@ -92,20 +99,37 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 	}
 }
 
-// stallMiddleware holds every request for method until its context ends (the session
-// closing); reached is called first.
-func stallMiddleware(method string, reached func()) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, m string, req mcp.Request) (mcp.Result, error) {
-			if m != method {
-				return next(ctx, m, req)
-			}
-			reached()
-			<-ctx.Done()
-			return nil, ctx.Err()
+// stallReader passes stdin through line by line, dropping every JSON-RPC line that calls
+// method (reached is called for it).
+type stallReader struct {
+	r       *bufio.Reader
+	method  string
+	reached func()
+	buf     []byte
+}
+
+func (s *stallReader) Read(p []byte) (int, error) {
+	for len(s.buf) == 0 {
+		line, err := s.r.ReadBytes('\n')
+		if len(line) > 0 && carriesMethod(bytes.TrimSpace(line), s.method) {
+			s.reached()
+			line = nil
+		}
+		s.buf = line
+		if err != nil && len(s.buf) == 0 {
+			return 0, err
 		}
 	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
 }
+
+func (s *stallReader) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // writePID writes the pid through a rename, so a reader polling the file
 // never sees it half-written.
