@@ -1,7 +1,8 @@
 Feature: Cross-port parity with the Go reference
   For the same scenario every port should put the same bodies on the wire. The Go reference's
   bodies are the golden copy (fixtures/golden, recorded with `conformance golden`); bodies are
-  compared after normalisation (key order, number spelling, generated ids, fake URLs).
+  compared after normalisation (key order, number spelling, fake URLs). X.2 does the same for the
+  list-only inventory (fixtures/golden/inventory-*.json).
 
   @X.1
   Scenario Outline: a shaped tool loop puts the reference's bodies on the wire (<style> <mode>)

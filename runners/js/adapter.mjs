@@ -137,7 +137,11 @@ function makeTiming(args) {
       ctrl.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"))
     }, args.deadlineMs))
   }
-  if (has("cancelAfterMs")) {
+  if (has("cancelAfterMs") && args.cancelAfterMs <= 0) {
+    // 0 ms: already cancelled when the port is called (SPEC.md §3), never raced by a timer
+    t.fired = "cancelled"
+    ctrl.abort()
+  } else if (has("cancelAfterMs")) {
     t.timers.push(setTimeout(() => {
       if (ctrl.signal.aborted) return
       t.fired = "cancelled"
@@ -193,6 +197,30 @@ function editLastUser(msgs, edit) {
   return out
 }
 
+// editInPlace is SPEC.md §3's inPlace transform: it edits the very objects it received (the
+// body, the last user message inside it, the nested object at a setNested key) and returns
+// the same body, as a host's in-place rewrite does (A4.4).
+function editInPlace(body, t) {
+  for (const k of t.delete ?? []) delete body[k]
+  if (t.set) for (const [k, v] of Object.entries(t.set)) body[k] = jsonCopy(v)
+  if (t.setNested) {
+    for (const [k, sub] of Object.entries(t.setNested)) {
+      if (!body[k] || typeof body[k] !== "object" || Array.isArray(body[k])) body[k] = {}
+      Object.assign(body[k], jsonCopy(sub))
+    }
+  }
+  if (typeof t.appendToLastUser === "string" && Array.isArray(body.messages)) {
+    for (let i = body.messages.length - 1; i >= 0; i--) {
+      const m = body.messages[i]
+      if (m && typeof m === "object" && m.role === "user") {
+        if (typeof m.content === "string") m.content += t.appendToLastUser
+        break
+      }
+    }
+  }
+  return body
+}
+
 // --- ops --------------------------------------------------------------------------------------
 function opHello() {
   const { pkg, dir } = portPackage()
@@ -212,9 +240,16 @@ function opClientCreate(args) {
     opts.bodyTransform = (body) => {
       rec.transformSaw.push(jsonCopy(body))
       if (t.returnNull) return null
+      if (t.inPlace) return editInPlace(body, t)
       const out = { ...body }
       for (const k of t.delete ?? []) delete out[k]
       if (t.set) for (const [k, v] of Object.entries(t.set)) out[k] = jsonCopy(v)
+      if (t.setNested) {
+        for (const [k, sub] of Object.entries(t.setNested)) {
+          const old = out[k] && typeof out[k] === "object" && !Array.isArray(out[k]) ? out[k] : {}
+          out[k] = { ...old, ...jsonCopy(sub) }
+        }
+      }
       if (typeof t.appendToLastUser === "string" && "messages" in out) {
         out.messages = editLastUser(out.messages, (c) => (typeof c === "string" ? c + t.appendToLastUser : c))
       }
