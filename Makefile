@@ -6,22 +6,26 @@ RUNS     ?= 3
 PORTS    ?=
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-.PHONY: all build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
+.PHONY: all bundle build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
 
 all: test
 
-build:
+# nested.tar.gz carries runners/go and reference/ (modules of their own) inside the binary.
+bundle:
+	$(GO) generate .
+
+build: bundle
 	$(GO) build -o $(BIN) ./cmd/conformance
 
-# Every port that is present (the Go reference always); absent ones say why.
-# PORTS=go,python makes those ports required (absent = failure).
+# Every implementation that is present (the reference always); absent ones say why.
+# PORTS=reference,go,python runs those and makes them required (not present = failure).
 conformance: build
 	./$(BIN) run $(if $(PORTS),--ports $(PORTS)) --report-dir $(REPORTS)
 
 # The same run, then where its reports are: report.html (open it), report.md, results.json,
 # junit-<port>.xml, cucumber-<port>.json. Exits as the run did, after printing the paths.
 report: build
-	@status=0; ./$(BIN) run --report-dir $(REPORTS) || status=$$?; \
+	@status=0; ./$(BIN) run $(if $(PORTS),--ports $(PORTS)) --report-dir $(REPORTS) || status=$$?; \
 	echo; echo "reports:"; \
 	for f in $(REPORTS)/report.html $(REPORTS)/report.md $(REPORTS)/results.json $(REPORTS)/junit-*.xml $(REPORTS)/cucumber-*.json; do \
 		[ -e "$$f" ] && echo "  $$f"; \
@@ -35,7 +39,8 @@ vet:
 	cd reference && $(GO) vet ./...
 	cd runners/go && $(GO) vet ./...
 
-unit:
+# Includes TestInstalledOutsideClone: go install into an empty GOBIN, run from outside the clone.
+unit: bundle
 	$(GO) test -race -timeout 5m ./...
 	cd reference && $(GO) test -race -timeout 5m ./...
 	cd runners/go && $(GO) test -race -timeout 5m ./...
@@ -47,9 +52,9 @@ fuzz:
 coverage: build
 	./$(BIN) list --uncovered
 
-# The whole suite on the Go reference.
+# The whole suite on the reference.
 suite: build
-	./$(BIN) run --ports go --report-dir $(REPORTS)/go
+	./$(BIN) run --ports reference --report-dir $(REPORTS)/reference
 
 # Proves the suite can fail: every mutant of the reference must be caught.
 mutants: build

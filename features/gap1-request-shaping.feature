@@ -60,19 +60,19 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | stream |
 
   @G1.4
-  Scenario Outline: with no shaping option the body keeps its pre-change keys (<style> <mode>)
+  Scenario Outline: with no shaping option the body keeps this port's pre-change keys (<style> <mode>)
     Given an <style> client
     And a toolkit with the host tool "echo"
     When the client runs "hi" in <mode> mode
     Then the call succeeds
-    And every LLM request body has exactly the keys <keys>
+    And every LLM request body has exactly this port's pre-change keys for "<style> <mode>"
 
     Examples:
-      | style     | mode   | keys                                                          |
-      | openai    | run    | model, messages, tools, tool_choice                           |
-      | openai    | stream | model, messages, stream, stream_options, tools, tool_choice   |
-      | anthropic | run    | model, max_tokens, messages, tools                            |
-      | anthropic | stream | model, max_tokens, messages, stream, tools                    |
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
 
   @G1.5
   Scenario Outline: every turn of a tool loop carries the params (<style> <mode>)

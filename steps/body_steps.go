@@ -15,6 +15,7 @@ func (w *World) registerBodySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, w.everyBodyHasDoc)
 	sc.Step(`^no LLM request body has the key "([^"]*)"$`, w.noBodyHasKey)
 	sc.Step(`^every LLM request body has exactly the keys (.+)$`, w.exactKeys)
+	sc.Step(`^every LLM request body has exactly this port's pre-change keys for "([^"]*)"$`, w.exactPreChangeKeys)
 	sc.Step(`^the LLM request body's "([^"]*)" is (absent|true|"[^"]*")$`, w.bodyKeyIs)
 	sc.Step(`^the body transform saw "([^"]*)" equal to (.+)$`, w.transformSaw)
 	sc.Step(`^the body transform saw the last user message "([^"]*)"$`, w.transformSawLastUser)

@@ -11,6 +11,7 @@ import (
 func (w *World) registerOutcomeSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the call succeeds$`, w.callSucceeds)
 	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
+	sc.Step(`^the call fails with this port's deadline error$`, w.callFailsWithDeadline)
 	sc.Step(`^the call returns within (\d+) ms$`, w.callWithin)
 	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
 	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
@@ -24,6 +25,26 @@ func (w *World) callSucceeds() error {
 	}
 	if !w.last.OK {
 		return fmt.Errorf("%s failed: %s: %s", w.lastOp, w.last.Error.Kind, w.last.Error.Message)
+	}
+	return nullResult(w.lastOp, w.last.Result)
+}
+
+// resultFields are the fields an op's result fills from what the library returned; the
+// adapter reports null there when the library returned nothing (SPEC.md §3).
+var resultFields = map[string][]string{
+	"client.run":     {"text", "turns", "toolCalls"},
+	"client.ask":     {"text", "turns", "toolCalls"},
+	"toolkit.create": {"tools", "status"},
+	"mcp.load":       {"tools", "status"},
+	"mcp.list":       {"tools", "status"},
+}
+
+// nullResult fails an ok call whose library result was null: ok with nothing is no success.
+func nullResult(op string, r map[string]any) error {
+	for _, k := range resultFields[op] {
+		if v, ok := r[k]; !ok || v == nil {
+			return fmt.Errorf("%s reported ok, but the library returned no result (%q is null)", op, k)
+		}
 	}
 	return nil
 }

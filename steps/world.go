@@ -15,6 +15,7 @@ import (
 
 	"toolnexus-conformance/fakes/llm"
 	"toolnexus-conformance/internal/adapter"
+	"toolnexus-conformance/internal/safetext"
 )
 
 // Env is what every scenario of one port's run shares.
@@ -30,21 +31,43 @@ type Env struct {
 	UpdateGolden bool
 	// ScenarioTimeout bounds every scenario; calls in flight are abandoned after it.
 	ScenarioTimeout time.Duration
+	// Baseline is the earlier release X.3 compares with; zero when none was named.
+	Baseline Baseline
 	// Report receives each scenario's outcome.
 	Report func(Outcome)
-	seq    atomic.Int64
+	// Skip, when set, is asked before each scenario; a non-empty status means the scenario is
+	// not run at all (interrupted, adapter unresponsive): no adapter is started for it.
+	Skip func() (Status, string)
+	seq  atomic.Int64
 }
+
+// Status is what became of one scenario. The runner turns it into a verdict.
+type Status string
+
+// Scenario statuses.
+const (
+	StatusPass        Status = "pass"
+	StatusFail        Status = "fail"
+	StatusUnsupported Status = "unsupported"
+	// StatusInterrupted: the run was stopped (SIGINT, SIGTERM, --run-timeout) before or while
+	// the scenario ran; it has no verdict of its own.
+	StatusInterrupted Status = "not run (interrupted)"
+	// StatusUnresponsive: the implementation's breaker tripped before the scenario started.
+	StatusUnresponsive Status = "not run (adapter unresponsive)"
+)
 
 // Outcome is one scenario's result with its evidence.
 type Outcome struct {
 	Scenario string
 	URI      string
 	Tags     []string
-	Status   string // pass | fail | unsupported
-	Message  string
-	Bodies   []map[string]any
-	Stderr   string
-	Elapsed  time.Duration
+	// AstNodeIDs are godog's pickle AST ids: the scenario and, for an outline, its example row.
+	AstNodeIDs []string
+	Status     Status
+	Message    string
+	Bodies     []map[string]any
+	Stderr     string
+	Elapsed    time.Duration
 	// Golden names the reference body file a parity step compared against, if any.
 	Golden string
 }
@@ -86,8 +109,15 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 		w := &World{env: env}
 		var started time.Time
 		var stderrMark int64
+		var skipped Status
+		var skipWhy string
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 			started = time.Now()
+			if env.Skip != nil {
+				if skipped, skipWhy = env.Skip(); skipped != "" {
+					return ctx, godog.ErrSkip
+				}
+			}
 			if env.ScenarioTimeout > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, env.ScenarioTimeout)
@@ -108,24 +138,33 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			return ctx, nil
 		})
 		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-			o := Outcome{Scenario: s.Name, URI: s.Uri, Status: "pass", Elapsed: time.Since(started)}
+			o := Outcome{Scenario: s.Name, URI: s.Uri, Status: StatusPass, Elapsed: time.Since(started),
+				AstNodeIDs: append([]string(nil), s.AstNodeIds...)}
 			for _, t := range s.Tags {
 				o.Tags = append(o.Tags, strings.TrimPrefix(t.Name, "@"))
+			}
+			if skipped != "" {
+				o.Status, o.Message = skipped, skipWhy
+				if env.Report != nil {
+					env.Report(o)
+				}
+				return ctx, nil
 			}
 			var u *Unsupported
 			switch {
 			case err == nil:
 			case errors.As(err, &u):
-				o.Status, o.Message = "unsupported", u.Error()
+				o.Status, o.Message = StatusUnsupported, u.Error()
 			default:
-				o.Status, o.Message = "fail", err.Error()
+				o.Status, o.Message = StatusFail, err.Error()
 			}
 			for _, r := range w.route.Requests() {
 				o.Bodies = append(o.Bodies, r.Body)
 			}
-			if p, perr := env.Adapter(); perr == nil && o.Status != "pass" {
+			if p, perr := env.Adapter(); perr == nil && o.Status != StatusPass {
 				o.Stderr = p.StderrSince(stderrMark)
 			}
+			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
 			o.Golden = w.golden
 			w.cleanup()
 			if w.cancel != nil {
@@ -144,6 +183,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 		w.registerStoreSteps(sc)
 		w.registerOutcomeSteps(sc)
 		w.registerGoldenSteps(sc)
+		w.registerBaselineSteps(sc)
 	}
 }
 

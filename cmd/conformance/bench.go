@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"toolnexus-conformance/internal/ports"
 	"toolnexus-conformance/internal/suite"
 )
 
@@ -24,7 +25,10 @@ func cmdBench(args []string) int {
 		return 2
 	}
 	if c.portList == "" {
-		c.portList = "go"
+		c.portList = ports.Reference
+	}
+	if *runs <= 0 {
+		return usageErr(fmt.Errorf("--runs %d: must be positive", *runs))
 	}
 	chosen, _, err := c.resolve()
 	if err != nil {
@@ -50,7 +54,7 @@ func cmdBench(args []string) int {
 		walls = append(walls, wall)
 		n := 0
 		for _, r := range results {
-			if r.Unexpected() > 0 || !r.Present {
+			if r.Red() || !r.Present {
 				code = 1
 			}
 			for _, o := range r.Scenarios {

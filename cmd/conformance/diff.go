@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 // cmdDiff runs the parity scenarios on one port and prints its wire-body diff against one
@@ -48,7 +49,7 @@ func cmdDiff(args []string) int {
 		if o.Golden != name {
 			continue
 		}
-		if o.Status == "pass" {
+		if o.Status == steps.StatusPass {
 			fmt.Printf("%s: %s: the wire bodies equal the reference's golden copy %q\n", port, o.Scenario, name)
 			return 0
 		}

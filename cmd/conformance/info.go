@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,44 +32,84 @@ func cmdInfo(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
+	p, err := c.buildImpls(context.Background(), chosen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
 	lines := make([]string, len(chosen))
 	var wg sync.WaitGroup
 	for i, port := range chosen {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lines[i] = describe(c, proto, port)
+			if r := p.preset[port]; r != nil {
+				lines[i] = fmt.Sprintf("%-9s not present: %s", port, r.Reason)
+				if r.Broken {
+					lines[i] = fmt.Sprintf("%-9s BROKEN: %s\n%s", port, r.Reason, indentLines(r.LogTail))
+				}
+				return
+			}
+			lines[i] = describe(c, proto, port, p.env[port]...)
 		}()
 	}
 	wg.Wait()
-	for _, l := range lines {
+	code := 0
+	for i, l := range lines {
 		fmt.Println(l)
+		// The reference must be there; any implementation named and not present fails too.
+		if strings.Contains(l, " BROKEN: ") || (chosen[i] == ports.Reference && !strings.Contains(l, " present: ")) {
+			code = 1
+		}
 	}
-	return 0
+	if p.tree != nil {
+		for _, u := range p.tree.Unadapted {
+			fmt.Printf("%-9s in the checkout, no adapter in this harness\n", u)
+		}
+	}
+	return code
 }
 
-func describe(c common, proto *schema.Protocol, port string) string {
+func describe(c common, proto *schema.Protocol, name string, env ...string) string {
 	ctx := context.Background()
-	ready, err := ports.Prepare(ctx, c.root, c.cache, port, c.prepareTimeout)
+	im, err := ports.ResolveIn(c.root, name)
+	if err != nil {
+		return fmt.Sprintf("%-9s %v", name, err)
+	}
+	if len(env) > 0 {
+		im.Absent = "" // a checkout build supplies the library
+	}
+	ready, err := ports.PrepareImplementation(ctx, c.root, c.cache, im, c.prepareTimeout, env...)
 	var np *ports.NotPresent
-	if errors.As(err, &np) {
-		return fmt.Sprintf("%-7s not present: %s", port, np.Reason)
+	var br *ports.Broken
+	switch {
+	case errors.As(err, &np):
+		return fmt.Sprintf("%-9s not present: %s", name, np.Reason)
+	case errors.As(err, &br):
+		return fmt.Sprintf("%-9s BROKEN: %s\n%s", name, br.Reason, indentLines(br.LogTail))
+	case err != nil:
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
+	p, err := adapter.Start(adapter.Config{Port: name, Argv: ready.Argv, Env: append(append([]string(nil), im.Env...), env...), CallTimeout: 30 * time.Second, Schema: proto})
 	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
-	}
-	p, err := adapter.Start(adapter.Config{Port: port, Argv: ready.Argv, CallTimeout: 30 * time.Second, Schema: proto})
-	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
 	defer p.Close()
 	r, err := p.Call(ctx, "hello", nil)
 	if err != nil {
-		return fmt.Sprintf("%-7s not present: %v", port, err)
+		return fmt.Sprintf("%-9s BROKEN: %v", name, err)
 	}
 	if !r.OK {
-		return fmt.Sprintf("%-7s not present: hello failed: %s", port, r.Error.Message)
+		return fmt.Sprintf("%-9s BROKEN: hello failed: %s", name, r.Error.Message)
 	}
 	ops, _ := r.Result["ops"].([]any)
-	return fmt.Sprintf("%-7s present: %v %v, runtime %v, %d ops", port, r.Result["library"], r.Result["version"], r.Result["runtime"], len(ops))
+	return fmt.Sprintf("%-9s present: port %v, %v %v, runtime %v, %d ops", name, r.Result["port"], r.Result["library"], r.Result["version"], r.Result["runtime"], len(ops))
+}
+
+func indentLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
 }

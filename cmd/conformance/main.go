@@ -9,12 +9,15 @@ import (
 const usage = `conformance: one executable contract for toolnexus ADR 0001, run against every port.
 
 usage:
-  conformance run    [--ports go,python,...] [--tags EXPR] [--format text|json] [flags]
+  conformance run    [--ports reference,go,python@0.15.0,...] [--toolnexus DIR] [--baseline P@R]
+                     [--tags EXPR] [--format text|json] [flags]
+  conformance merge  [--report-dir D] results.json...   one report from per-implementation runs
+  conformance history [--port P] results.json   from which release each ID passes
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
-  conformance golden                    record fixtures/golden from the Go reference
+  conformance golden                    record fixtures/golden from the reference (only)
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
-  conformance bench  [--runs N]         wall time per run and per scenario (Go reference)
+  conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
   conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
                                             (used by the suite) the fake stdio MCP server
@@ -32,13 +35,17 @@ func main() {
 	case "run":
 		code = cmdRun(os.Args[2:], false)
 	case "golden":
-		code = cmdRun(append([]string{"--ports", "go", "--tags", "@X.1,@X.2"}, os.Args[2:]...), true)
+		code = cmdRun(append([]string{"--ports", "reference", "--tags", "@X.1,@X.2"}, os.Args[2:]...), true)
 	case "bench":
 		code = cmdBench(os.Args[2:])
 	case "mutants":
 		code = cmdMutants(os.Args[2:])
 	case "diff":
 		code = cmdDiff(os.Args[2:])
+	case "merge":
+		code = cmdMerge(os.Args[2:])
+	case "history":
+		code = cmdHistory(os.Args[2:])
 	case "list":
 		code = cmdList(os.Args[2:])
 	case "info":

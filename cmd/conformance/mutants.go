@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"toolnexus-conformance/internal/mutant"
+	"toolnexus-conformance/internal/ports"
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 // cmdMutants proves the suite can fail: the clean reference must pass every scenario and
@@ -26,7 +29,10 @@ func cmdMutants(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	c.portList = "go"
+	c.portList = ports.Reference
+	if *callTimeout <= 0 {
+		return usageErr(fmt.Errorf("--call-timeout %s: must be positive", *callTimeout))
+	}
 	if _, _, err := c.resolve(); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
@@ -37,15 +43,13 @@ func cmdMutants(args []string) int {
 		return 2
 	}
 	if *only != "" {
-		var keep []mutant.Mutant
-		for _, m := range ms {
-			if contains(strings.Split(*only, ","), m.Name) {
-				keep = append(keep, m)
-			}
+		keep, err := pickMutants(ms, *only)
+		if err != nil {
+			return usageErr(err)
 		}
 		ms = keep
 	}
-	base, err := c.options([]string{"go"}, *tags)
+	base, err := c.options([]string{ports.Reference}, *tags)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
@@ -63,8 +67,12 @@ func cmdMutants(args []string) int {
 
 	start := time.Now()
 	clean, err := run(nil)
-	if err != nil || !clean.Present {
-		fmt.Fprintf(os.Stderr, "conformance: the clean reference did not run: %v %s\n", err, clean.Reason)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "conformance: the clean reference did not run: %v\n", err)
+		return 2
+	}
+	if !clean.Present {
+		fmt.Fprintf(os.Stderr, "conformance: the clean reference did not run: %s\n", clean.Summary())
 		return 1
 	}
 	cleanFails := failed(clean)
@@ -94,7 +102,7 @@ func cmdMutants(args []string) int {
 		default:
 			ids, n := caughtBy(r)
 			for _, o := range r.Scenarios {
-				if o.Status == "fail" {
+				if o.Status == steps.StatusFail {
 					caught[o.Scenario] = true
 				}
 			}
@@ -129,7 +137,7 @@ func cmdMutants(args []string) int {
 func failed(r *suite.PortResult) []string {
 	var out []string
 	for _, o := range r.Scenarios {
-		if o.Status != "pass" {
+		if o.Status != steps.StatusPass {
 			out = append(out, fmt.Sprintf("%s [%s] %s", o.Scenario, strings.Join(o.Tags, " "), o.Status))
 		}
 	}
@@ -141,7 +149,7 @@ func caughtBy(r *suite.PortResult) ([]string, int) {
 	set := map[string]bool{}
 	n := 0
 	for _, o := range r.Scenarios {
-		if o.Status == "fail" {
+		if o.Status == steps.StatusFail {
 			n++
 			for _, t := range o.Tags {
 				set[t] = true
@@ -154,4 +162,29 @@ func caughtBy(r *suite.PortResult) ([]string, int) {
 	}
 	sort.Strings(ids)
 	return suite.SortedIDs(ids), n
+}
+
+// pickMutants keeps the mutants --only names; a name that is no mutant is an error naming it.
+func pickMutants(ms []mutant.Mutant, only string) ([]mutant.Mutant, error) {
+	byName := map[string]mutant.Mutant{}
+	var names []string
+	for _, m := range ms {
+		byName[m.Name] = m
+		names = append(names, m.Name)
+	}
+	var keep []mutant.Mutant
+	var unknown []string
+	for _, n := range strings.Split(only, ",") {
+		n = strings.TrimSpace(n)
+		m, ok := byName[n]
+		if !ok {
+			unknown = append(unknown, strconv.Quote(n))
+			continue
+		}
+		keep = append(keep, m)
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("--only: no mutant named %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	return keep, nil
 }

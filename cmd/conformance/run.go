@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -17,38 +19,48 @@ import (
 	"toolnexus-conformance/internal/suite"
 )
 
-// common holds the flags run, golden and info share.
+// common holds the flags run, golden, info, bench, diff and mutants share.
 type common struct {
 	root, cache, portList string
 	prepareTimeout        time.Duration
+	releaseFlags
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.root, "root", "", "harness root (default: found from the working directory)")
 	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
-	fs.StringVar(&c.portList, "ports", "", "comma-separated ports (default: all of "+strings.Join(ports.All, ",")+"; absent ones are reported as not present)")
-	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one port's adapter")
+	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
+		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
+	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
+	c.releaseFlags.register(fs)
 }
 
 // options are the suite settings every command starts from; the stdio fake is this binary.
-func (c *common) options(ports []string, tags string) (suite.Options, error) {
+func (c *common) options(impls []string, tags string) (suite.Options, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return suite.Options{}, fmt.Errorf("cannot find my own executable for the stdio fake: %w", err)
 	}
 	return suite.Options{
-		Root: c.root, Cache: c.cache, Ports: ports, Tags: tags, CallTimeout: 15 * time.Second,
+		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
 		StdioArgv: []string{exe, "fake-mcp-stdio"},
 	}, nil
 }
 
-// resolve fills in the root and cache and returns the chosen ports and whether the user named them.
+// resolve checks the shared flags, fills in the root and cache and returns the chosen
+// implementations and whether the user named them.
 func (c *common) resolve() ([]string, bool, error) {
+	if c.prepareTimeout <= 0 {
+		return nil, false, fmt.Errorf("--prepare-timeout %s: must be positive", c.prepareTimeout)
+	}
 	if c.root == "" {
 		r, err := ports.Root()
 		if err != nil {
-			return nil, false, err
+			// Outside a clone: the harness built into this binary (see installed.go).
+			if r, err = c.unpack(); err != nil {
+				return nil, false, err
+			}
 		}
 		c.root = r
 	}
@@ -59,69 +71,100 @@ func (c *common) resolve() ([]string, bool, error) {
 		c.cache = filepath.Join(c.root, ".cache")
 	}
 	if err := os.MkdirAll(c.cache, 0o755); err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("--cache: %w", err)
 	}
-	if c.portList == "" {
+	if strings.TrimSpace(c.portList) == "" {
 		return ports.All, false, nil
 	}
 	var chosen []string
 	for _, p := range strings.Split(c.portList, ",") {
 		p = strings.TrimSpace(p)
-		if !contains(ports.All, p) {
-			return nil, false, fmt.Errorf("unknown port %q (known: %s)", p, strings.Join(ports.All, ", "))
+		if port, rel, at := strings.Cut(p, "@"); at && rel == "" {
+			return nil, false, fmt.Errorf("--ports %q: no release after @ (want e.g. %s@0.15.0)", p, port)
+		}
+		if _, err := ports.ResolveIn(c.root, p); err != nil {
+			return nil, false, fmt.Errorf("--ports: %w", err)
+		}
+		if contains(chosen, p) {
+			return nil, false, fmt.Errorf("--ports: %q is named twice", p)
 		}
 		chosen = append(chosen, p)
 	}
 	return chosen, true, nil
 }
 
+// Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
+const exitInterrupted = 130
+
 func cmdRun(args []string, golden bool) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	tags := fs.String("tags", "", "godog tag expression, e.g. '@G1.1' or '~@X.1'")
+	tags := fs.String("tags", "", "godog tag expression, e.g. '@G1.1', '@G1.1,@G1.2' (or), '@G3 && ~@G3.5' (and, not)")
 	format := fs.String("format", "text", "text (matrix) or json (results on stdout)")
 	callTimeout := fs.Duration("call-timeout", 15*time.Second, "deadline for one adapter call")
 	scenarioTimeout := fs.Duration("scenario-timeout", 60*time.Second, "deadline for one scenario")
 	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
-	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml, report.html and cucumber-<port>.json here")
+	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<impl>.xml, report.html and cucumber-<impl>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
-	update := fs.Bool("update-expected", false, "rewrite runners/<port>/expected-failures.txt to match this run")
+	update := fs.Bool("update-expected", false, "rewrite expectations/<impl>.txt for the scenarios this run selected")
+	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		return usageErr(fmt.Errorf("unexpected argument %q (flags come before nothing else)", fs.Arg(0)))
+	}
+	if *format != "text" && *format != "json" {
+		return usageErr(fmt.Errorf("--format %q: must be text or json", *format))
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--call-timeout", *callTimeout}, {"--scenario-timeout", *scenarioTimeout}, {"--run-timeout", *runTimeout}} {
+		if d.v <= 0 {
+			return usageErr(fmt.Errorf("%s %s: must be positive", d.flag, d.v))
+		}
+	}
 	chosen, explicit, err := c.resolve()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
+		return usageErr(err)
+	}
+	if golden && (len(chosen) != 1 || chosen[0] != ports.Reference) {
+		return usageErr(fmt.Errorf("golden records only from the reference, not from %s", strings.Join(chosen, ",")))
 	}
 	opts, err := c.options(chosen, *tags)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
+		return usageErr(err)
 	}
 	if *reportDir != "" {
-		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, "conformance:", err)
-			return 2
+		if err := writableDir(*reportDir); err != nil {
+			return usageErr(fmt.Errorf("--report-dir: %w", err))
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if explicit {
+		opts.Required = chosen
+	}
+	ctx, stop := stopContext(*runTimeout)
 	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, *runTimeout)
-	defer cancel()
 	opts.CallTimeout, opts.ScenarioTimeout = *callTimeout, *scenarioTimeout
 	opts.ReportDir, opts.UpdateGolden, opts.Progress = *reportDir, golden, os.Stderr
 	if *quiet {
 		opts.Progress = nil
 	}
 	start := time.Now()
-	results, err := suite.Run(ctx, opts)
+	var doneMu sync.Mutex
+	opts.OnDone = func(r *suite.PortResult) {
+		// Each implementation's result as soon as it is known, not after the slowest one.
+		doneMu.Lock()
+		defer doneMu.Unlock()
+		fmt.Fprintf(os.Stderr, "== finished after %s: %s\n", time.Since(start).Round(time.Millisecond), r.Summary())
+	}
+	results, ids, err := runImpls(ctx, &c, opts, *baseline, *tags)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance: harness error:", err)
+		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	ids, _ := suite.CatalogueIDs(c.root)
 	reportsOK := true
 	if *reportDir != "" {
 		reportsOK = writeReports(c.root, *reportDir, results)
@@ -130,38 +173,50 @@ func cmdRun(args []string, golden bool) int {
 	case "json":
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(results)
+		if err := enc.Encode(results); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			reportsOK = false
+		}
 	default:
 		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout))
 	}
 	fmt.Fprintf(os.Stdout, "run took %s\n", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {
-		fmt.Fprintln(os.Stderr, "conformance: the run was stopped:", ctx.Err())
-		return 1
-	}
-	if *update {
-		for _, r := range results {
-			if !r.Present {
-				continue
-			}
-			path := filepath.Join(c.root, "runners", r.Port, "expected-failures.txt")
-			added, dropped, err := suite.RewriteExpected(path, r, ids)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "conformance:", err)
-				return 2
-			}
-			fmt.Printf("%s: expected failures rewritten (added %v, dropped %v)\n", r.Port, added, dropped)
+		fmt.Fprintln(os.Stderr, "conformance: the run was stopped:", context.Cause(ctx))
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			return exitInterrupted
 		}
-		return 0
+		return 1
 	}
 	code := 0
 	for _, r := range results {
 		if r.Unexpected() > 0 {
 			code = 1
 		}
-		if !r.Present && explicit {
-			code = 1
+	}
+	if *update {
+		for _, r := range results {
+			if !r.Present {
+				continue
+			}
+			added, changed, dropped, err := r.Expectations.Update(r)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "conformance:", err)
+				return 2
+			}
+			fmt.Printf("%s: %s rewritten (added %d, changed %d, dropped %d)\n", r.Port,
+				suite.ExpectationsPath(".", r.Port), len(added), len(changed), len(dropped))
+			for _, k := range added {
+				fmt.Printf("  + %s\n", k)
+			}
+			for _, k := range changed {
+				fmt.Printf("  ~ %s\n", k)
+			}
+			for _, k := range dropped {
+				fmt.Printf("  - %s\n", k)
+			}
 		}
+		return 0
 	}
 	if !reportsOK && code == 0 {
 		code = 2
@@ -172,32 +227,71 @@ func cmdRun(args []string, golden bool) int {
 	return code
 }
 
+// errInterrupted is the run context's cause after SIGINT or SIGTERM.
+var errInterrupted = errors.New("interrupted")
+
+// stopContext ends on SIGINT/SIGTERM (cause errInterrupted, naming the signal) or after the
+// run timeout (cause says --run-timeout). A second signal exits at once.
+func stopContext(runTimeout time.Duration) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig, ok := <-sigs
+		if !ok {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "\nconformance: %v: stopping (again to quit at once)\n", sig)
+		name := map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
+		cancel(fmt.Errorf("%w by %s", errInterrupted, name))
+		if _, ok := <-sigs; ok {
+			os.Exit(exitInterrupted)
+		}
+	}()
+	tctx, tcancel := context.WithTimeoutCause(ctx, runTimeout, fmt.Errorf("--run-timeout %s reached", runTimeout))
+	return tctx, func() {
+		signal.Stop(sigs)
+		tcancel()
+		cancel(nil)
+	}
+}
+
+// writableDir makes dir and proves a file can be created in it, before the run starts.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".writable-*")
+	if err != nil {
+		return fmt.Errorf("%s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+func usageErr(err error) int {
+	fmt.Fprintln(os.Stderr, "conformance:", err)
+	return 2
+}
+
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
 func writeReports(root, dir string, results []*suite.PortResult) bool {
 	cat, err := suite.Catalogue(root)
+	if err == nil && len(cat) == 0 {
+		err = errors.New("fixtures/catalogue.txt lists no ID")
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
 		return false
 	}
-	ok := true
-	paths, err := report.WriteFiles(dir, cat, results)
+	v, err := suite.SuiteVersions(root)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		ok = false
+		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
+		return false
 	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = filepath.Base(p)
-	}
-	fmt.Fprintf(os.Stderr, "conformance: reports in %s: %s\n", dir, strings.Join(names, ", "))
-	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
-		if err := report.AppendFile(summary, filepath.Join(dir, "report.md")); err != nil {
-			fmt.Fprintln(os.Stderr, "conformance: step summary:", err)
-			ok = false
-		}
-	}
-	return ok
+	return publish(dir, cat, results, v)
 }
 
 func isTerminal(f *os.File) bool {

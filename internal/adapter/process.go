@@ -1,23 +1,45 @@
 // Package adapter runs one port's adapter process and speaks the JSON-lines protocol to it.
-// The runner owns all timing: every call has a deadline, and a broken adapter is killed
-// and replaced rather than trusted again.
+// The runner owns all timing: every wait has a deadline, and a broken adapter is killed
+// and replaced rather than trusted again. Nothing the adapter writes can block the runner:
+// its pipes are read by goroutines that stop when the runner stops listening, lines are
+// bounded (MaxLineBytes), and its exit is noticed even while an escaped child holds the pipes.
 package adapter
 
 import (
-	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"toolnexus-conformance/internal/safetext"
 	"toolnexus-conformance/schema"
 )
+
+// Bounds on the waits around a call; each is short because it only covers the gap between
+// two things the adapter does at once (exiting and closing its stdout).
+const (
+	// exitGrace is how long a line still in the pipe may take to arrive once the process exited.
+	exitGrace = 200 * time.Millisecond
+	// eofGrace is how long a process may take to exit once it closed its stdout.
+	eofGrace = 500 * time.Millisecond
+	// shutdownGrace is how long Close lets an adapter exit on its own after "shutdown".
+	shutdownGrace = 3 * time.Second
+	// killWait bounds the wait for the process group to die after SIGKILL.
+	killWait = 2 * time.Second
+)
+
+// EnvToken is set in every adapter's environment to a value unique to that process, so its
+// descendants can be found even after they left its process group or lost their parent.
+const EnvToken = "CONFORMANCE_ADAPTER"
 
 // Response is one decoded protocol response.
 type Response struct {
@@ -35,14 +57,22 @@ type ErrorBody struct {
 }
 
 // Broken says the adapter itself misbehaved (crashed, went silent, broke the protocol);
-// the scenario in flight fails with it and the process is replaced.
+// the scenario in flight fails with it and the process is replaced. Every text field is
+// already escaped (package safetext).
 type Broken struct {
-	Port, Op, What string
-	StderrTail     string
+	Port string
+	Op   string // the request the fault is blamed on
+	What string // the fault, as a sentence after the adapter's name
+	// Leaks are processes that had left the adapter's process group; they were killed.
+	Leaks      []Leak
+	StderrTail string
 }
 
 func (b *Broken) Error() string {
-	msg := fmt.Sprintf("adapter %q %s during %s", b.Port, b.What, b.Op)
+	msg := fmt.Sprintf("adapter %q %s", b.Port, b.What)
+	if len(b.Leaks) > 0 {
+		msg += "; " + leakSentence(b.Leaks)
+	}
 	if b.StderrTail != "" {
 		msg += "\n--- adapter stderr (tail) ---\n" + b.StderrTail
 	}
@@ -61,15 +91,28 @@ type Config struct {
 
 // Process is one live adapter. Calls are serialised: the protocol has one request in flight.
 type Process struct {
-	cfg    Config
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte
-	done   chan struct{} // closed when the process has exited and been reaped
-	stderr *tail
-	nextID int
-	broken error
+	cfg   Config
+	token string
+	pid   int
+
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  *os.File // read ends; closed when the runner stops listening
+	stderrR *os.File
+	lines   chan item
+	quit    chan struct{} // closed when the runner stops listening
+	exited  chan struct{} // closed when the process has exited and been reaped
+	errDone chan struct{} // closed when the stderr copy ended
+	stderr  *tail
+
+	nextID         int
+	lastOp         string // the last op answered, blamed for an extra line
+	lastID         int
+	broken         error
+	closed         bool
+	leaks          []Leak
+	stopListenOnce sync.Once
 }
 
 // Start launches the adapter; it does not say hello.
@@ -80,40 +123,51 @@ func Start(cfg Config) (*Process, error) {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = 15 * time.Second
 	}
-	p := &Process{cfg: cfg, stderr: newTail(64 * 1024)}
+	becomeSubreaper()
+	p := &Process{cfg: cfg, token: newToken(), stderr: newTail(64 * 1024)}
+	// Our own pipes (not exec's): Wait then returns when the process exits, even while a
+	// child it left behind holds the other ends, and the read ends can be closed to stop.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
 	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
-	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Env = append(append(os.Environ(), cfg.Env...), EnvToken+"="+p.token)
 	cmd.Dir = cfg.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	// Own process group, so the adapter and anything it spawned die together.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stderr = p.stderr
-	stdin, err := cmd.StdinPipe()
+	err = cmd.Start()
+	closeAll(inR, outW, errW)
 	if err != nil {
-		return nil, err
+		closeAll(inW, outR, errR)
+		return nil, fmt.Errorf("adapter %q would not start: %s", cfg.Port, safetext.Line(err.Error()))
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("adapter %q would not start: %w", cfg.Port, err)
-	}
-	p.cmd, p.stdin = cmd, stdin
-	p.lines = make(chan []byte, 16)
-	p.done = make(chan struct{})
-	go p.readLines(stdout)
+	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR = cmd, cmd.Process.Pid, inW, outR, errR
+	p.lines = make(chan item, 4)
+	p.quit = make(chan struct{})
+	p.exited = make(chan struct{})
+	p.errDone = make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	go p.readLines(outR)
+	go func() {
+		_, _ = io.Copy(p.stderr, errR)
+		close(p.errDone)
+	}()
 	return p, nil
-}
-
-func (p *Process) readLines(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	for sc.Scan() {
-		p.lines <- append([]byte(nil), sc.Bytes()...)
-	}
-	close(p.lines)
-	_ = p.cmd.Wait()
-	close(p.done)
 }
 
 // Call sends one request and waits for its response, within the call deadline and ctx.
@@ -125,8 +179,12 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 	if p.broken != nil {
 		return nil, p.broken
 	}
+	if err := p.checkIdle(); err != nil {
+		return nil, err
+	}
 	p.nextID++
-	req := map[string]any{"id": p.nextID, "op": op}
+	id := p.nextID
+	req := map[string]any{"id": id, "op": op}
 	if args != nil {
 		req["args"] = args
 	}
@@ -139,47 +197,144 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 			return nil, fmt.Errorf("harness bug: %s request breaks the protocol schema: %v", op, err)
 		}
 	}
-	if _, err := p.stdin.Write(append(line, '\n')); err != nil {
-		return nil, p.fail(op, "could not be written to ("+err.Error()+")")
-	}
 	timer := time.NewTimer(p.cfg.CallTimeout)
 	defer timer.Stop()
-	select {
-	case got, ok := <-p.lines:
-		if !ok {
-			<-p.done
-			return nil, p.fail(op, "exited ("+p.cmd.ProcessState.String()+")")
+	// A full stdin pipe (an adapter that stopped reading) must not block past the deadline.
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.CallTimeout))
+	if _, err := p.stdin.Write(append(line, '\n')); err != nil {
+		select {
+		case <-p.exited:
+			return nil, p.fail(op, fmt.Sprintf("exited (%s) before reading %s", p.status(), op))
+		default:
 		}
-		return p.decode(op, p.nextID, got)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, p.fail(op, fmt.Sprintf("did not read %s from its stdin within %s", op, p.cfg.CallTimeout))
+		}
+		return nil, p.fail(op, fmt.Sprintf("could not be sent %s (%v)", op, err))
+	}
+	select {
+	case it := <-p.lines:
+		return p.receive(op, id, it)
+	case <-p.exited:
+		// It may have answered just before exiting: the line can still be in the pipe.
+		select {
+		case it := <-p.lines:
+			return p.receive(op, id, it)
+		case <-time.After(exitGrace):
+			return nil, p.fail(op, fmt.Sprintf("exited (%s) during %s", p.status(), op))
+		}
 	case <-timer.C:
-		return nil, p.fail(op, fmt.Sprintf("did not answer within %s", p.cfg.CallTimeout))
+		return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, p.cfg.CallTimeout))
 	case <-ctx.Done():
-		return nil, p.fail(op, "was abandoned ("+ctx.Err().Error()+")")
+		return nil, p.fail(op, fmt.Sprintf("was abandoned during %s (%v)", op, ctx.Err()))
 	}
 }
 
+// checkIdle blames anything the adapter wrote between two requests on the request it had
+// answered last, before the next request could be blamed for it.
+func (p *Process) checkIdle() error {
+	select {
+	case it := <-p.lines:
+		return p.strayItem(it)
+	default:
+	}
+	select {
+	case <-p.exited:
+		return p.fail(p.lastOp, fmt.Sprintf("exited (%s) after answering %s", p.status(), p.lastOpName()))
+	default:
+	}
+	return nil
+}
+
+func (p *Process) strayItem(it item) error {
+	after := p.lastOpName()
+	switch {
+	case it.err == nil:
+		return p.fail(p.lastOp, fmt.Sprintf("wrote an extra line after answering %s (request %d): %s", after, p.lastID, clip(it.line, 400)))
+	case errors.Is(it.err, io.EOF):
+		return p.afterEOF(p.lastOp, "after answering "+after)
+	default:
+		return p.readFault(p.lastOp, it.err, "after answering "+after)
+	}
+}
+
+func (p *Process) lastOpName() string {
+	if p.lastOp == "" {
+		return "nothing (before its first request)"
+	}
+	return p.lastOp
+}
+
+// receive turns what the stdout reader delivered during op into a response or a fault.
+func (p *Process) receive(op string, id int, it item) (*Response, error) {
+	switch {
+	case it.err == nil:
+		return p.decode(op, id, it.line)
+	case errors.Is(it.err, io.EOF):
+		return nil, p.afterEOF(op, "during "+op)
+	default:
+		return nil, p.readFault(op, it.err, "during "+op)
+	}
+}
+
+// afterEOF: stdout is closed. Either the process is exiting (a crash) or it lives on
+// without a way to answer; both are decided within eofGrace.
+func (p *Process) afterEOF(op, when string) error {
+	select {
+	case <-p.exited:
+		return p.fail(op, fmt.Sprintf("exited (%s) %s", p.status(), when))
+	case <-time.After(eofGrace):
+		return p.fail(op, "closed its stdout but kept running "+when)
+	}
+}
+
+func (p *Process) readFault(op string, err error, when string) error {
+	if errors.Is(err, errLineTooLong) {
+		return p.fail(op, fmt.Sprintf("wrote a line longer than the %d MiB maximum %s", MaxLineBytes>>20, when))
+	}
+	return p.fail(op, fmt.Sprintf("could not be read %s (%v)", when, err))
+}
+
 func (p *Process) decode(op string, id int, line []byte) (*Response, error) {
+	// A second answer to the previous request is that request's fault, not this one's.
+	var head struct {
+		ID *int `json:"id"`
+	}
+	if json.Unmarshal(line, &head) == nil && head.ID != nil && *head.ID == p.lastID && p.lastID != 0 && *head.ID != id {
+		return nil, p.fail(p.lastOp, fmt.Sprintf("wrote an extra line after answering %s (request %d): %s", p.lastOp, p.lastID, clip(line, 400)))
+	}
 	if p.cfg.Schema != nil {
 		if err := p.cfg.Schema.ValidateResponse(op, line); err != nil {
-			return nil, p.fail(op, fmt.Sprintf("broke the protocol (%v) with the line %s", err, clip(line, 400)))
+			return nil, p.fail(op, fmt.Sprintf("broke the protocol during %s (%s) with the line %s", op, safetext.Line(err.Error()), clip(line, 400)))
 		}
 	}
 	var r Response
 	if err := json.Unmarshal(line, &r); err != nil {
-		return nil, p.fail(op, fmt.Sprintf("wrote a line that is not protocol JSON: %s", clip(line, 400)))
+		return nil, p.fail(op, fmt.Sprintf("wrote a line that is not protocol JSON during %s: %s", op, clip(line, 400)))
 	}
 	if r.ID != id {
-		return nil, p.fail(op, fmt.Sprintf("answered id %d to request %d", r.ID, id))
+		return nil, p.fail(op, fmt.Sprintf("answered id %d to request %d (%s)", r.ID, id, op))
 	}
+	p.lastOp, p.lastID = op, id
 	return &r, nil
 }
 
-// fail marks the process broken and kills it; the caller gets the reason with stderr.
+// fail marks the process broken and kills it; the caller gets the reason with stderr and
+// whatever escaped the process group (killed too).
 func (p *Process) fail(op, what string) error {
-	p.kill()
-	b := &Broken{Port: p.cfg.Port, Op: op, What: what, StderrTail: p.stderr.String()}
+	leaks := p.kill()
+	b := &Broken{Port: p.cfg.Port, Op: op, What: what, Leaks: leaks, StderrTail: p.stderr.String()}
 	p.broken = b
 	return b
+}
+
+func (p *Process) status() string {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.String()
+	default:
+		return "still running"
+	}
 }
 
 // IsBroken reports whether the process must be replaced.
@@ -189,48 +344,116 @@ func (p *Process) IsBroken() bool {
 	return p.broken != nil
 }
 
-// StderrTail is the last part of what the adapter wrote to stderr.
+// Leaks lists the processes the adapter left running outside its process group when it
+// was shut down in order (Close on a healthy adapter). They have been killed; each is a
+// fault of the implementation. Leaks found when a broken adapter was killed are in its
+// Broken error instead.
+func (p *Process) Leaks() []Leak {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Leak(nil), p.leaks...)
+}
+
+// StderrTail is the last part of what the adapter wrote to stderr, escaped.
 func (p *Process) StderrTail() string { return p.stderr.String() }
 
 // MarkStderr returns a position; StderrSince returns what was written after it.
 func (p *Process) MarkStderr() int64 { return p.stderr.Total() }
 
-// StderrSince returns stderr written since mark (bounded by the tail buffer).
+// StderrSince returns stderr written since mark (bounded by the tail buffer), escaped.
 func (p *Process) StderrSince(mark int64) string { return p.stderr.Since(mark) }
 
-func (p *Process) kill() {
-	if p.cmd == nil || p.cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+// kill ends the process group and every descendant that escaped it, reaps what it can, and
+// stops the pipe readers. It returns the escaped descendants. Bounded by about 2×killWait.
+func (p *Process) kill() []Leak {
+	before := p.descendants() // while the adapter may still link its children to it
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	select {
-	case <-p.done:
-	case <-time.After(5 * time.Second):
+	case <-p.exited:
+	case <-time.After(killWait):
 	}
+	leaks := p.sweep(before)
+	// With the escaped holders gone the pipes end; give stderr a moment to be read fully.
+	select {
+	case <-p.errDone:
+	case <-time.After(exitGrace):
+	}
+	p.stopListening()
+	return leaks
 }
 
-// Close asks the adapter to shut down, then makes sure its whole process group is gone.
+func (p *Process) stopListening() {
+	p.stopListenOnce.Do(func() {
+		close(p.quit)
+		closeAll(p.stdin, p.stdout, p.stderrR)
+	})
+}
+
+// Close asks the adapter to shut down, then makes sure its whole process group, and any
+// descendant that left it, is gone. Bounded by shutdownGrace plus the kill's bound.
 func (p *Process) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.closed = true
 	if p.broken == nil {
 		line := fmt.Sprintf(`{"id":%d,"op":"shutdown"}`+"\n", p.nextID+1)
+		_ = p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
 		_, _ = p.stdin.Write([]byte(line))
 		_ = p.stdin.Close()
 		select {
-		case <-p.done:
-		case <-time.After(3 * time.Second):
+		case <-p.exited:
+		case <-time.After(shutdownGrace):
 		}
+		p.leaks = append(p.leaks, p.kill()...)
+		p.broken = errors.New("adapter closed")
+		return
 	}
 	p.kill()
-	if p.broken == nil {
-		p.broken = errors.New("adapter closed")
-	}
 }
 
 func clip(b []byte, n int) string {
 	if len(b) > n {
-		return string(b[:n]) + "…"
+		return safetext.Line(string(b[:n])) + fmt.Sprintf("… (%d bytes)", len(b))
 	}
-	return string(b)
+	return safetext.Line(string(b))
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+func newToken() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
+}
+
+// Leak is a descendant of an adapter found outside its process group after the adapter
+// was done; the runner killed it.
+type Leak struct {
+	PID     int
+	Command string // escaped
+	Session int
+}
+
+func (l Leak) String() string {
+	return fmt.Sprintf("pid %d (%s, session %d)", l.PID, l.Command, l.Session)
+}
+
+func leakSentence(leaks []Leak) string {
+	var s []string
+	for _, l := range leaks {
+		s = append(s, l.String())
+	}
+	if len(leaks) == 1 {
+		return "1 process it started had left its process group and was killed: " + s[0]
+	}
+	return fmt.Sprintf("%d processes it started had left its process group and were killed: %s", len(leaks), strings.Join(s, ", "))
 }

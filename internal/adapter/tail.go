@@ -1,8 +1,13 @@
 package adapter
 
-import "sync"
+import (
+	"sync"
+
+	"toolnexus-conformance/internal/safetext"
+)
 
 // tail keeps the last max bytes written, so a chatty adapter cannot exhaust memory.
+// What it returns is escaped: adapter bytes never reach a terminal or report raw.
 type tail struct {
 	mu    sync.Mutex
 	buf   []byte
@@ -10,15 +15,22 @@ type tail struct {
 	total int64
 }
 
+// showBytes is how much of the tail a failure shows.
+const showBytes = 4096
+
 func newTail(max int) *tail { return &tail{max: max} }
 
 func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
 	t.total += int64(len(b))
+	if len(b) >= t.max {
+		t.buf = append(t.buf[:0], b[len(b)-t.max:]...)
+		return len(b), nil
+	}
+	t.buf = append(t.buf, b...)
 	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.max:]...)
 	}
 	return len(b), nil
 }
@@ -26,11 +38,10 @@ func (t *tail) Write(b []byte) (int, error) {
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	const show = 4096
-	if len(t.buf) > show {
-		return "…" + string(t.buf[len(t.buf)-show:])
+	if len(t.buf) > showBytes {
+		return "…" + safetext.Bytes(t.buf[len(t.buf)-showBytes:])
 	}
-	return string(t.buf)
+	return safetext.Bytes(t.buf)
 }
 
 // Total is how many bytes were ever written.
@@ -52,8 +63,8 @@ func (t *tail) Since(mark int64) string {
 		n = int64(len(t.buf))
 	}
 	s := t.buf[int64(len(t.buf))-n:]
-	if len(s) > 4096 {
-		s = s[len(s)-4096:]
+	if len(s) > showBytes {
+		s = s[len(s)-showBytes:]
 	}
-	return string(s)
+	return safetext.Bytes(s)
 }

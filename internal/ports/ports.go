@@ -1,5 +1,6 @@
-// Package ports finds each port's adapter and gets it ready to run. A port that cannot be
-// made ready is "not present" with a reason; it never counts as a pass.
+// Package ports finds each port's adapter and gets it ready to run. A port whose prepare
+// exits 3 is "not present" with a reason (never a pass, never a failure); any other prepare
+// failure is "broken": a red result with the prepare output's tail.
 package ports
 
 import (
@@ -16,15 +17,53 @@ import (
 	"time"
 )
 
-// All is every port the suite knows, in report order.
-var All = []string{"go", "python", "js", "java", "csharp"}
-
 // NotPresent says why a port cannot run here.
 type NotPresent struct {
 	Port, Reason string
 }
 
 func (n *NotPresent) Error() string { return fmt.Sprintf("%s: not present: %s", n.Port, n.Reason) }
+
+// Broken says a port's prepare failed other than by exit 3 (a build error, a crash, no adapter
+// command, too slow): the implementation is there but cannot run, which is a red result.
+type Broken struct {
+	Port, Reason string
+	// LogTail is the end of what prepare wrote to stderr.
+	LogTail string
+}
+
+func (b *Broken) Error() string { return fmt.Sprintf("%s: broken: %s", b.Port, b.Reason) }
+
+// Stopped says prepare was cut short because the whole run was stopped (interrupt, run
+// timeout); Cause is the run context's cause.
+type Stopped struct {
+	Port  string
+	Cause error
+}
+
+func (s *Stopped) Error() string { return fmt.Sprintf("%s: prepare stopped: %v", s.Port, s.Cause) }
+
+// PrepareImplementation prepares one implementation: its Absent reason, then its port's
+// prepare script with the implementation's environment (then env, which wins).
+func PrepareImplementation(ctx context.Context, root, cache string, im Implementation, timeout time.Duration, env ...string) (*Ready, error) {
+	if im.Absent != "" {
+		return nil, &NotPresent{im.Name, im.Absent}
+	}
+	r, err := Prepare(ctx, root, cache, im.Port, timeout, append(append([]string(nil), im.Env...), env...)...)
+	// Errors name the implementation, not the runners/ folder that served it.
+	var np *NotPresent
+	var b *Broken
+	var st *Stopped
+	switch {
+	case errors.As(err, &np):
+		np.Port = im.Name
+	case errors.As(err, &b):
+		b.Port = im.Name
+	case errors.As(err, &st):
+		st.Port = im.Name
+	}
+	return r, err
+}
 
 // Ready is a port whose adapter can be started.
 type Ready struct {
@@ -34,12 +73,14 @@ type Ready struct {
 
 // Prepare runs runners/<port>/prepare (build, venv, …) within timeout. Exit 0 with the
 // adapter command on the last stdout line means ready; exit 3 means not present with the
-// reason on stderr; anything else is not present with the prepare output's tail.
+// reason on stderr; anything else is *Broken with the prepare output's tail. When ctx ends
+// first the error is *Stopped.
 func Prepare(ctx context.Context, root, cache, port string, timeout time.Duration, env ...string) (*Ready, error) {
 	script := filepath.Join(root, "runners", port, "prepare")
 	if _, err := os.Stat(script); err != nil {
 		return nil, &NotPresent{port, "no adapter in runners/" + port}
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", script)
@@ -51,20 +92,26 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	if parent.Err() != nil {
+		return nil, &Stopped{port, context.Cause(parent)}
+	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, &NotPresent{port, fmt.Sprintf("prepare took longer than %s", timeout)}
+		return nil, &Broken{port, fmt.Sprintf("prepare took longer than %s (--prepare-timeout)", timeout), tailLines(errb.String(), 20)}
 	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &exit) && exit.ExitCode() == 3:
 		return nil, &NotPresent{port, cleanReason(port, lastLine(errb.String(), "prepare said not present"))}
+	case errors.As(err, &exit):
+		return nil, &Broken{port, fmt.Sprintf("prepare failed (exit %d): %s", exit.ExitCode(),
+			lastLine(errb.String(), "no output")), tailLines(errb.String(), 20)}
 	default:
-		return nil, &NotPresent{port, "prepare failed: " + tailLines(errb.String(), 6)}
+		return nil, &Broken{port, "prepare could not run: " + err.Error(), tailLines(errb.String(), 20)}
 	}
 	argv, perr := parseCommand(lastLine(out.String(), ""))
 	if perr != nil {
-		return nil, &NotPresent{port, "prepare printed no adapter command: " + perr.Error()}
+		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb.String(), 20)}
 	}
 	return &Ready{Port: port, Argv: argv}, nil
 }
@@ -101,12 +148,13 @@ func lastLine(s, fallback string) string {
 	return fallback
 }
 
+// tailLines is the last n lines of s, as lines.
 func tailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return strings.Join(lines, " | ")
+	return strings.Join(lines, "\n")
 }
 
 // Root finds the repository root: the nearest parent holding SPEC.md and runners/.

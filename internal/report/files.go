@@ -11,7 +11,8 @@ import (
 )
 
 // WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir.
-func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult) ([]string, error) {
+// The optional versions go into results.json (see NewResults).
+func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) ([]string, error) {
 	// It writes all it can and returns the paths written with the errors met.
 	type file struct {
 		name  string
@@ -19,7 +20,7 @@ func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult) ([]str
 	}
 	files := []file{
 		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results) }},
-		{"results.json", func(w io.Writer) error { return JSON(w, cat, results) }},
+		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
 	for _, r := range results {
 		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r) }})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 var (
@@ -28,14 +29,16 @@ var (
 var page = template.Must(template.New("page").Parse(pageTmpl))
 
 // glyph is the mark the HTML grid shows before each verdict's word (fonts everywhere have them).
-var glyph = map[string]string{
+var glyph = map[suite.Verdict]string{
 	suite.Pass: "✓", suite.Fail: "✗", suite.UnexpectedPass: "‼", suite.KnownFailure: "⚠",
-	suite.Unsupported: "–", suite.NotPresent: "○", NotRun: "·",
+	suite.KnownDifferent: "≠", suite.Unsupported: "–", suite.NotPresent: "○", suite.Broken: "✖",
+	suite.Interrupted: "■", suite.Unresponsive: "⧗", NotRun: "·",
 }
 
 // htmlData is everything the page template reads.
 type htmlData struct {
 	Generated  string
+	Stopped    string // why the run was interrupted, "" when it finished
 	Unexpected int
 	Totals     []htmlCount
 	Ports      []htmlPort
@@ -97,35 +100,36 @@ type htmlBody struct{ Label, JSON string }
 func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	// Inline CSS and JS, nothing fetched. A cell's evidence: the failed assertions, the captured
 	// wire bodies, the adapter's stderr tail and the command that replays just that cell.
-	d := htmlData{Generated: now().UTC().Format(time.RFC3339), CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
-	total := map[string]int{}
+	d := htmlData{Generated: now().UTC().Format(time.RFC3339), Stopped: stopped(results),
+		CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
+	total := map[suite.Verdict]int{}
 	for _, r := range results {
 		d.Unexpected += r.Unexpected()
-		p := htmlPort{Port: r.Port, Present: r.Present, Reason: r.Reason, Library: identity(r, "library"),
+		p := htmlPort{Port: r.Port, Present: r.Present, Reason: absence(r), Library: identity(r, "library"),
 			Version: identity(r, "version"), Runtime: identity(r, "runtime"), HarnessErr: r.HarnessErr}
 		if r.Present {
 			p.Tally, p.Scenarios = tally(r), scenarioTally(r)
 		}
-		count := map[string]int{}
+		count := map[suite.Verdict]int{}
 		for _, v := range r.Cells {
 			count[v]++
 			total[v]++
 		}
 		for _, v := range verdicts {
 			if count[v] > 0 {
-				p.Bar = append(p.Bar, htmlBar{Verdict: v, N: count[v],
+				p.Bar = append(p.Bar, htmlBar{Verdict: string(v), N: count[v],
 					Percent: strconv.FormatFloat(100*float64(count[v])/float64(len(r.Cells)), 'f', 2, 64)})
 			}
 		}
 		d.Ports = append(d.Ports, p)
 	}
 	for _, v := range verdicts {
-		d.Legend = append(d.Legend, htmlCount{Verdict: v, Glyph: glyph[v], N: total[v]})
+		d.Legend = append(d.Legend, htmlCount{Verdict: string(v), Glyph: glyph[v], N: total[v]})
 		if total[v] > 0 {
-			d.Totals = append(d.Totals, htmlCount{Verdict: v, Glyph: glyph[v], N: total[v]})
+			d.Totals = append(d.Totals, htmlCount{Verdict: string(v), Glyph: glyph[v], N: total[v]})
 		}
 	}
-	d.Legend = append(d.Legend, htmlCount{Verdict: NotRun, Glyph: glyph[NotRun]})
+	d.Legend = append(d.Legend, htmlCount{Verdict: string(NotRun), Glyph: glyph[NotRun]})
 	prev := ""
 	for _, e := range shownIDs(cat, results) {
 		group, _, _ := strings.Cut(e[0], ".")
@@ -133,7 +137,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 		prev = group
 		for _, r := range results {
 			c := htmlCellFor(r, e)
-			row.Problem = row.Problem || failing(c.Verdict)
+			row.Problem = row.Problem || failing(suite.Verdict(c.Verdict))
 			row.Cells = append(row.Cells, c)
 		}
 		d.Rows = append(d.Rows, row)
@@ -149,16 +153,16 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 // htmlCellFor gathers one cell's verdict and evidence, the failed scenarios first.
 func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	v := verdictOf(r, e[0])
-	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: v, Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
+	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: string(v), Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
 		Why: why(r, e[0], v), Replay: replay(r.Port, e[0])}
 	switch {
 	case !r.Present:
-		c.Reason = "not present: " + r.Reason
+		c.Reason = absence(r)
 	case v == NotRun:
 		c.Reason = "this run did not judge " + e[0] + " on " + r.Port + ": no scenario tagged with it ran (deselected by --tags, or the run stopped early)"
 	}
 	scenarios := scenariosFor(r, e[0])
-	rank := map[string]int{"fail": 0, "unsupported": 1}
+	rank := map[steps.Status]int{steps.StatusFail: 0, steps.StatusUnsupported: 1}
 	sort.SliceStable(scenarios, func(i, j int) bool {
 		ri, ok := rank[scenarios[i].Status]
 		if !ok {
@@ -171,7 +175,7 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 		return ri < rj
 	})
 	for _, o := range scenarios {
-		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: o.Status, Message: messageLines(o.Message),
+		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Message: messageLines(o.Message),
 			Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
 		for i, b := range o.Bodies {
 			s.Bodies = append(s.Bodies, htmlBody{Label: fmt.Sprintf("request %d of %d", i+1, len(o.Bodies)), JSON: prettyJSON(b)})

@@ -6,20 +6,28 @@ import (
 	"time"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 // ResultsVersion is the results.json layout's version, the one schema/results.schema.json pins.
-const ResultsVersion = 1
+const ResultsVersion = 2
 
 // now is the clock behind "generated"; tests pin it.
 var now = time.Now
 
-// Results is the results.json document: the catalogue, then each port's verdicts and evidence.
+// Results is the results.json document: the catalogue, then each implementation's verdicts
+// and evidence.
 type Results struct {
-	Version   int              `json:"version"`
-	Generated string           `json:"generated"`
-	Catalogue []CatalogueEntry `json:"catalogue"`
-	Ports     []PortResults    `json:"ports"`
+	Version   int    `json:"version"`
+	Generated string `json:"generated"`
+	// CatalogueVersion and SuiteVersion (suite.SuiteVersions) let `conformance merge` refuse
+	// results that were judged against a different catalogue or suite.
+	CatalogueVersion string `json:"catalogueVersion"`
+	SuiteVersion     string `json:"suiteVersion"`
+	// Interrupted is why the run was stopped early; empty when it finished.
+	Interrupted string           `json:"interrupted"`
+	Catalogue   []CatalogueEntry `json:"catalogue"`
+	Ports       []PortResults    `json:"ports"`
 }
 
 // CatalogueEntry is one catalogue ID and what it checks.
@@ -28,56 +36,95 @@ type CatalogueEntry struct {
 	Title string `json:"title"`
 }
 
-// PortResults is one port's identity, verdict per catalogue ID and scenarios.
+// PortResults is one implementation's identity, state, verdict per catalogue ID and scenarios.
 type PortResults struct {
-	Port    string `json:"port"`
-	Present bool   `json:"present"`
-	Reason  string `json:"reason"`
-	Library string `json:"library"`
-	Version string `json:"version"`
-	Runtime string `json:"runtime"`
-	// HarnessError is set when the harness itself failed this port's run.
-	HarnessError string `json:"harnessError"`
-	// ExpectedFailures is runners/<port>/expected-failures.txt: ID to reason.
-	ExpectedFailures map[string]string `json:"expectedFailures"`
-	Cells            map[string]string `json:"cells"`
-	Scenarios        []ScenarioResult  `json:"scenarios"`
+	Port     string `json:"port"`
+	Present  bool   `json:"present"`
+	Broken   bool   `json:"broken"`
+	Required bool   `json:"required"`
+	Reason   string `json:"reason"`
+	LogTail  string `json:"logTail"`
+	Library  string `json:"library"`
+	Version  string `json:"version"`
+	Runtime  string `json:"runtime"`
+	// HarnessError is set when the harness itself failed this implementation's run.
+	HarnessError   string `json:"harnessError"`
+	Interrupted    string `json:"interrupted"`
+	Unresponsive   string `json:"unresponsive"`
+	VersionWarning string `json:"versionWarning"`
+	// Expectations is expectations/<implementation>.txt as the run read it.
+	Expectations []ExpectationEntry `json:"expectations"`
+	Cells        map[string]string  `json:"cells"`
+	Scenarios    []ScenarioResult   `json:"scenarios"`
 }
 
-// ScenarioResult is one scenario's outcome and evidence.
+// ExpectationEntry is one expectation as results.json writes it.
+type ExpectationEntry struct {
+	Scenario    string `json:"scenario"`
+	Row         string `json:"row"`
+	Status      string `json:"status"`
+	Fingerprint string `json:"fingerprint"`
+	Evidence    string `json:"evidence"`
+	Reason      string `json:"reason"`
+	Line        int    `json:"line"`
+}
+
+// ScenarioResult is one scenario's outcome, verdict and evidence.
 type ScenarioResult struct {
-	Name      string           `json:"name"`
-	URI       string           `json:"uri"`
-	Tags      []string         `json:"tags"`
-	Status    string           `json:"status"`
-	Message   string           `json:"message"`
-	ElapsedMs int64            `json:"elapsedMs"`
-	Bodies    []map[string]any `json:"bodies"`
-	Stderr    string           `json:"stderr"`
+	Name        string           `json:"name"`
+	URI         string           `json:"uri"`
+	Row         string           `json:"row"`
+	Tags        []string         `json:"tags"`
+	Status      string           `json:"status"`
+	Verdict     string           `json:"verdict"`
+	Fingerprint string           `json:"fingerprint"`
+	Note        string           `json:"note"`
+	Message     string           `json:"message"`
+	ElapsedMs   int64            `json:"elapsedMs"`
+	Bodies      []map[string]any `json:"bodies"`
+	Stderr      string           `json:"stderr"`
 }
 
 // NewResults builds the results.json document; empty lists and maps are present, never null.
-func NewResults(cat [][2]string, results []*suite.PortResult) Results {
+// The optional versions are the run's suite.SuiteVersions.
+func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Versions) Results {
 	doc := Results{Version: ResultsVersion, Generated: now().UTC().Format(time.RFC3339),
-		Catalogue: []CatalogueEntry{}, Ports: []PortResults{}}
+		Interrupted: stopped(results), Catalogue: []CatalogueEntry{}, Ports: []PortResults{}}
+	if len(v) > 0 {
+		doc.CatalogueVersion, doc.SuiteVersion = v[0].Catalogue, v[0].Suite
+	}
 	for _, e := range cat {
 		doc.Catalogue = append(doc.Catalogue, CatalogueEntry{ID: e[0], Title: e[1]})
 	}
 	for _, r := range results {
-		p := PortResults{Port: r.Port, Present: r.Present, Reason: r.Reason,
+		p := PortResults{Port: r.Port, Present: r.Present, Broken: r.Broken, Required: r.Required,
+			Reason: r.Reason, LogTail: r.LogTail,
 			Library: identity(r, "library"), Version: identity(r, "version"), Runtime: identity(r, "runtime"),
-			HarnessError: r.HarnessErr, ExpectedFailures: map[string]string{}, Cells: map[string]string{},
+			HarnessError: r.HarnessErr, Interrupted: r.Interrupted, Unresponsive: r.Unresponsive,
+			VersionWarning: r.VersionWarning, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
 			Scenarios: []ScenarioResult{}}
-		for k, v := range r.Expected {
-			p.ExpectedFailures[k] = v
+		if r.Expectations != nil {
+			for _, x := range r.Expectations.Entries {
+				p.Expectations = append(p.Expectations, ExpectationEntry{Scenario: x.Key.Feature + ": " + x.Key.Name,
+					Row: x.Key.Row, Status: string(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence,
+					Reason: x.Reason, Line: x.Line})
+			}
 		}
 		for k, v := range r.Cells {
-			p.Cells[k] = v
+			p.Cells[k] = string(v)
 		}
 		for _, o := range r.Scenarios {
-			s := ScenarioResult{Name: o.Scenario, URI: o.URI, Tags: append([]string{}, o.Tags...),
-				Status: o.Status, Message: o.Message, ElapsedMs: o.Elapsed.Milliseconds(),
+			j := judged(r, o)
+			s := ScenarioResult{Name: o.Scenario, URI: o.URI, Row: j.Key.Row, Tags: append([]string{}, o.Tags...),
+				Status: string(o.Status), Verdict: string(j.Verdict), Fingerprint: j.Fingerprint, Note: j.Note,
+				Message: o.Message, ElapsedMs: o.Elapsed.Milliseconds(),
 				Bodies: append([]map[string]any{}, o.Bodies...), Stderr: o.Stderr}
+			if s.Verdict == "" {
+				s.Verdict = string(suite.Pass)
+				if o.Status != steps.StatusPass {
+					s.Verdict = string(suite.Fail)
+				}
+			}
 			for i, b := range s.Bodies {
 				if b == nil {
 					s.Bodies[i] = map[string]any{}
@@ -91,9 +138,9 @@ func NewResults(cat [][2]string, results []*suite.PortResult) Results {
 }
 
 // JSON writes the results.json document (see schema/results.schema.json), indented.
-func JSON(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+func JSON(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(NewResults(cat, results))
+	return enc.Encode(NewResults(cat, results, v...))
 }

@@ -55,7 +55,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Version != 1 || got.Generated != "2026-03-01T11:30:00Z" {
+	if got.Version != 2 || got.Generated != "2026-03-01T11:30:00Z" {
 		t.Errorf("version %d generated %q", got.Version, got.Generated)
 	}
 	if len(got.Catalogue) != 4 || got.Catalogue[1].ID != "G1.2" {
@@ -107,7 +107,8 @@ func TestJSONSchemaRejects(t *testing.T) {
 		"null bodies":     func(m map[string]any) { scenario(m, 0, 0)["bodies"] = nil },
 		"bad id":          func(m map[string]any) { port(m, 0)["cells"].(map[string]any)["g1"] = "pass" },
 		"bad date":        func(m map[string]any) { m["generated"] = "yesterday" },
-		"version 2":       func(m map[string]any) { m["version"] = 2 },
+		"version 1":       func(m map[string]any) { m["version"] = 1 },
+		"bad verdict":     func(m map[string]any) { scenario(m, 0, 0)["verdict"] = "fine" },
 		"absent, no why":  func(m map[string]any) { port(m, 1)["reason"] = "" },
 		"absent, passing": func(m map[string]any) { port(m, 1)["cells"].(map[string]any)["G1.1"] = "pass" },
 	} {

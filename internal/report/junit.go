@@ -70,12 +70,27 @@ func JUnit(w io.Writer, result *suite.PortResult) error {
 			s.Properties = append(s.Properties, junitProperty{Name: k, Value: v})
 		}
 	}
+	if result.Interrupted != "" {
+		s.Properties = append(s.Properties, junitProperty{Name: "interrupted", Value: result.Interrupted})
+	}
 	if !result.Present {
-		s.Properties = append(s.Properties, junitProperty{Name: "reason", Value: "not present: " + result.Reason})
+		s.Properties = append(s.Properties, junitProperty{Name: "reason", Value: absence(result)})
 		for _, id := range sortedKeys(result.Cells) {
-			s.Cases = append(s.Cases, junitCase{Name: id, Classname: result.Port, Time: "0.000",
-				Skipped: &junitProblem{Message: "not present: " + oneLine(result.Reason)}})
+			c := junitCase{Name: id, Classname: result.Port, Time: "0.000"}
+			switch {
+			case result.Broken:
+				c.Error = &junitProblem{Message: oneLine(absence(result)), Type: "broken", Text: result.Reason + "\n" + result.LogTail}
+			case result.Interrupted != "" || result.Required:
+				c.Error = &junitProblem{Message: oneLine(absence(result)), Type: "not run", Text: absence(result)}
+			default:
+				c.Skipped = &junitProblem{Message: oneLine(absence(result))}
+			}
+			s.Cases = append(s.Cases, c)
 		}
+	}
+	if result.Unresponsive != "" {
+		s.Cases = append(s.Cases, junitCase{Name: "adapter unresponsive", Classname: result.Port, Time: "0.000",
+			Error: &junitProblem{Message: oneLine(result.Unresponsive), Type: "unresponsive", Text: result.Unresponsive}})
 	}
 	var total float64
 	for _, o := range result.Scenarios {
@@ -121,40 +136,25 @@ func junitScenario(r *suite.PortResult, o steps.Outcome) junitCase {
 		name = "[" + strings.Join(ids, " ") + "] " + name
 	}
 	c := junitCase{Name: name, Classname: feature(o), Time: seconds(o.Elapsed.Seconds()), SystemErr: o.Stderr}
-	var unexpected, known, open []string
-	for _, id := range ids {
-		switch r.Cells[id] {
-		case suite.UnexpectedPass:
-			unexpected = append(unexpected, id)
-		case suite.KnownFailure:
-			known = append(known, id)
-		default:
-			open = append(open, id)
-		}
-	}
-	switch o.Status {
-	case "fail":
-		if len(known) > 0 && len(open) == 0 {
-			text := ""
-			for _, id := range known {
-				text += why(r, id, suite.KnownFailure) + "\n"
-			}
-			c.Skipped = &junitProblem{Message: "known failure (" + strings.Join(known, ", ") + "): " +
-				oneLine(o.Message), Text: text + "\n" + o.Message}
-			break
-		}
-		c.Failure = &junitProblem{Message: oneLine(o.Message), Type: "assertion", Text: o.Message}
-	case "unsupported":
-		c.Skipped = &junitProblem{Message: oneLine(o.Message), Text: o.Message}
+	// The scenario's own verdict decides: known is skipped (with its entry), every other
+	// non-pass verdict fails or errors, so the XML agrees with the run's exit code.
+	j := judged(r, o)
+	switch j.Verdict {
+	case suite.Pass:
+	case suite.KnownFailure:
+		c.Skipped = &junitProblem{Message: "known failure: " + oneLine(o.Message), Text: j.Note + "\n\n" + o.Message}
+	case suite.UnexpectedPass:
+		c.Failure = &junitProblem{Message: "unexpected pass", Type: "unexpected pass", Text: j.Note}
+	case suite.KnownDifferent:
+		c.Failure = &junitProblem{Message: "known, different evidence: " + oneLine(o.Message), Type: "known, different evidence",
+			Text: j.Note + "\n\n" + o.Message}
+	case suite.Unsupported:
+		c.Failure = &junitProblem{Message: "unsupported (not listed in the expectations): " + oneLine(o.Message),
+			Type: "unsupported", Text: o.Message}
+	case suite.Interrupted, suite.Unresponsive:
+		c.Error = &junitProblem{Message: string(j.Verdict) + ": " + oneLine(o.Message), Type: string(j.Verdict), Text: o.Message}
 	default:
-		if len(unexpected) > 0 {
-			var text []string
-			for _, id := range unexpected {
-				text = append(text, why(r, id, suite.UnexpectedPass))
-			}
-			c.Failure = &junitProblem{Message: "unexpected pass (" + strings.Join(unexpected, ", ") + ")",
-				Type: "unexpected pass", Text: strings.Join(text, "\n")}
-		}
+		c.Failure = &junitProblem{Message: oneLine(o.Message), Type: "assertion", Text: o.Message}
 	}
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
 // GitHub caps a step summary at 1 MiB, so one assertion or stderr tail may only take this much
@@ -23,6 +24,9 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintln(b, "## toolnexus conformance")
 	fmt.Fprintln(b)
+	if why := stopped(results); why != "" {
+		fmt.Fprintf(b, "> **The run was interrupted (%s).** Scenarios after the stop are \"not run\": this is not a verdict.\n\n", mdInline(why))
+	}
 	fmt.Fprint(b, "| ID | title |")
 	for _, r := range results {
 		fmt.Fprintf(b, " %s |", mdCell(r.Port))
@@ -46,12 +50,22 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	fmt.Fprintln(b)
 	for _, r := range results {
 		if !r.Present {
-			fmt.Fprintf(b, "- **%s** %s not present: %s\n", r.Port, symbol[suite.NotPresent], mdInline(r.Reason))
+			v := suite.NotPresent
+			if r.Broken {
+				v = suite.Broken
+			}
+			fmt.Fprintf(b, "- **%s** %s %s\n", r.Port, symbol[v], mdInline(absence(r)))
 			continue
 		}
 		line := fmt.Sprintf("- **%s** (%s): %s; %s", r.Port, mdInline(describe(r)), tally(r), scenarioTally(r))
 		if r.HarnessErr != "" {
 			line += "; **harness error:** " + mdInline(r.HarnessErr)
+		}
+		if r.Unresponsive != "" {
+			line += "; **adapter unresponsive:** " + mdInline(r.Unresponsive)
+		}
+		if r.VersionWarning != "" {
+			line += "; warning: " + mdInline(r.VersionWarning)
 		}
 		fmt.Fprintln(b, line)
 	}
@@ -77,14 +91,14 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 }
 
 // mdFailure writes one failing cell's <details> block.
-func mdFailure(b *bufio.Writer, r *suite.PortResult, e [2]string, v string) {
+func mdFailure(b *bufio.Writer, r *suite.PortResult, e [2]string, v suite.Verdict) {
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> · <b>%s</b> %s: %s</summary>\n\n",
-		symbol[v], html.EscapeString(r.Port), html.EscapeString(e[0]), html.EscapeString(v), html.EscapeString(e[1]))
+		symbol[v], html.EscapeString(r.Port), html.EscapeString(e[0]), html.EscapeString(string(v)), html.EscapeString(e[1]))
 	if s := why(r, e[0], v); s != "" {
 		fmt.Fprintf(b, "%s\n\n", mdInline(s))
 	}
 	for _, o := range scenariosFor(r, e[0]) {
-		if o.Status != "fail" {
+		if o.Status != steps.StatusFail && o.Status != steps.StatusUnsupported {
 			continue
 		}
 		fmt.Fprintf(b, "**%s** (`%s`)\n\n", mdInline(o.Scenario), feature(o))

@@ -7,19 +7,24 @@ import (
 	"strings"
 
 	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
 )
 
-var short = map[string]string{
-	suite.Pass: "pass", suite.Fail: "FAIL", suite.Unsupported: "unsup", suite.NotPresent: "n/p",
-	suite.KnownFailure: "known", suite.UnexpectedPass: "UNEXP", "": "-",
+var short = map[suite.Verdict]string{
+	suite.Pass: "pass", suite.Fail: "FAIL", suite.Unsupported: "UNSUP", suite.NotPresent: "n/p",
+	suite.KnownFailure: "known", suite.UnexpectedPass: "UNEXP", suite.KnownDifferent: "KNDIFF",
+	suite.Broken: "BROKEN", suite.Interrupted: "INTR", suite.Unresponsive: "UNRESP", "": "-",
 }
 
 // Matrix writes the catalogue ID x port grid, then each failure's evidence, then one
 // summary line per port.
 func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) {
+	if why := stopped(results); why != "" {
+		fmt.Fprintf(w, "\nRUN STOPPED (%s): scenarios after the stop are \"not run\"; this is not a verdict\n", why)
+	}
 	fmt.Fprintf(w, "\n%-6s", "ID")
 	for _, r := range results {
-		fmt.Fprintf(w, " %-7s", r.Port)
+		fmt.Fprintf(w, " %-9s", r.Port)
 	}
 	fmt.Fprintln(w)
 	for _, id := range ids {
@@ -30,18 +35,30 @@ func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) 
 			if v != "" {
 				any = true
 			}
-			row += " " + paint(fmt.Sprintf("%-7s", short[v]), v, color)
+			row += " " + paint(fmt.Sprintf("%-9s", short[v]), v, color)
 		}
 		if any {
 			fmt.Fprintln(w, row)
 		}
 	}
 	for _, r := range results {
-		for _, o := range r.Scenarios {
-			if o.Status != "fail" {
+		if r.Broken && r.LogTail != "" {
+			fmt.Fprintf(w, "\n--- %s: BROKEN: %s\n    log tail:\n%s\n", r.Port, r.Reason, indent(r.LogTail))
+		}
+		for i, o := range r.Scenarios {
+			if o.Status != steps.StatusFail && o.Status != steps.StatusUnsupported {
 				continue
 			}
-			fmt.Fprintf(w, "\n--- %s: %s [%s]\n%s\n", r.Port, o.Scenario, strings.Join(o.Tags, " "), indent(o.Message))
+			v := suite.Verdict("")
+			note := ""
+			if i < len(r.Judged) {
+				v, note = r.Judged[i].Verdict, r.Judged[i].Note
+			}
+			fmt.Fprintf(w, "\n--- %s: %s [%s] %s\n", r.Port, o.Scenario, strings.Join(o.Tags, " "), v)
+			if note != "" {
+				fmt.Fprintf(w, "%s\n", indent(note))
+			}
+			fmt.Fprintf(w, "%s\n", indent(o.Message))
 			if o.Stderr != "" {
 				fmt.Fprintf(w, "    adapter stderr:\n%s\n", indent(o.Stderr))
 			}
@@ -49,16 +66,28 @@ func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) 
 	}
 	fmt.Fprintln(w)
 	for _, r := range results {
+		if r.VersionWarning != "" {
+			fmt.Fprintf(w, "warning: %s: %s\n", r.Port, r.VersionWarning)
+		}
+	}
+	for _, r := range results {
 		fmt.Fprintln(w, r.Summary())
 	}
 }
 
-func paint(s, verdict string, color bool) string {
+func paint(s string, verdict suite.Verdict, color bool) string {
 	if !color {
 		return s
 	}
-	code := map[string]string{suite.Pass: "32", suite.Fail: "31", suite.UnexpectedPass: "31",
-		suite.KnownFailure: "33", suite.Unsupported: "35", suite.NotPresent: "90"}[verdict]
+	code := "31"
+	switch {
+	case verdict == suite.Pass:
+		code = "32"
+	case verdict == suite.KnownFailure:
+		code = "33"
+	case verdict == suite.NotPresent || verdict == "":
+		code = "90"
+	}
 	if code == "" {
 		return s
 	}

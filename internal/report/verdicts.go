@@ -10,20 +10,22 @@ import (
 	"toolnexus-conformance/steps"
 )
 
-// NotRun is how a report shows an ID a present port did not run; it is never a verdict.
-const NotRun = "not run"
+// NotRun is how a report shows an ID a present implementation did not select; it is never a
+// verdict.
+const NotRun suite.Verdict = "not run"
 
 // verdicts lists every verdict in the order tallies print them.
-var verdicts = []string{suite.Pass, suite.Fail, suite.UnexpectedPass, suite.KnownFailure, suite.Unsupported, suite.NotPresent}
+var verdicts = suite.Verdicts
 
 // symbol is the glyph the Markdown table shows before each verdict's word.
-var symbol = map[string]string{
+var symbol = map[suite.Verdict]string{
 	suite.Pass: "✅", suite.Fail: "❌", suite.UnexpectedPass: "❗", suite.KnownFailure: "⚠️",
-	suite.Unsupported: "➖", suite.NotPresent: "⬜", NotRun: "·",
+	suite.KnownDifferent: "‼️", suite.Unsupported: "➖", suite.NotPresent: "⬜", suite.Broken: "💥",
+	suite.Interrupted: "⏹️", suite.Unresponsive: "⏳", NotRun: "·",
 }
 
 // verdictOf is a port's verdict for one ID, NotRun when it has none.
-func verdictOf(r *suite.PortResult, id string) string {
+func verdictOf(r *suite.PortResult, id string) suite.Verdict {
 	if v := r.Cells[id]; v != "" {
 		return v
 	}
@@ -32,8 +34,8 @@ func verdictOf(r *suite.PortResult, id string) string {
 
 // failing reports whether a verdict is one a reader must look at: the failures, the expected
 // ones and the passes that should have been failures.
-func failing(v string) bool {
-	return v == suite.Fail || v == suite.KnownFailure || v == suite.UnexpectedPass
+func failing(v suite.Verdict) bool {
+	return v != suite.NotPresent && v != NotRun && (v.Red() || v == suite.KnownFailure)
 }
 
 // shownIDs is the catalogue rows worth a line: those some present port ran, or every row when
@@ -87,7 +89,7 @@ func identity(r *suite.PortResult, key string) string {
 // describe is the port's identity on one line: "toolnexus 1.2.0 on go1.26", or why it is absent.
 func describe(r *suite.PortResult) string {
 	if !r.Present {
-		return "not present: " + r.Reason
+		return absence(r)
 	}
 	s := strings.TrimSpace(identity(r, "library") + " " + identity(r, "version"))
 	if rt := identity(r, "runtime"); rt != "" {
@@ -101,7 +103,7 @@ func describe(r *suite.PortResult) string {
 
 // tally counts a port's verdicts as "12 pass, 1 fail", in the order of verdicts.
 func tally(r *suite.PortResult) string {
-	count := map[string]int{}
+	count := map[suite.Verdict]int{}
 	for _, v := range r.Cells {
 		count[v]++
 	}
@@ -119,12 +121,45 @@ func tally(r *suite.PortResult) string {
 
 // scenarioTally counts a port's scenarios by status.
 func scenarioTally(r *suite.PortResult) string {
-	sc := map[string]int{}
-	for _, o := range r.Scenarios {
-		sc[o.Status]++
+	return fmt.Sprintf("%d scenarios: %s", len(r.Scenarios), r.ScenarioTally())
+}
+
+// absence says why an implementation has no scenarios: broken, stopped or not present.
+func absence(r *suite.PortResult) string {
+	switch {
+	case r.Broken:
+		return "broken: " + r.Reason
+	case r.Interrupted != "":
+		return "not run: " + r.Interrupted
+	case r.Required:
+		return "not present (required, so the run fails): " + r.Reason
 	}
-	return fmt.Sprintf("%d scenarios: %d passed, %d failed, %d unsupported",
-		len(r.Scenarios), sc["pass"], sc["fail"], sc["unsupported"])
+	return "not present: " + r.Reason
+}
+
+// stopped is the cause when the run was interrupted or cut by its timeout, else "".
+func stopped(results []*suite.PortResult) string {
+	for _, r := range results {
+		if r.Interrupted != "" {
+			return r.Interrupted
+		}
+	}
+	return ""
+}
+
+// judged is the verdict of the i-th scenario of r.
+func judged(r *suite.PortResult, o steps.Outcome) suite.Judged {
+	for i := range r.Scenarios {
+		if i < len(r.Judged) && r.Scenarios[i].Scenario == o.Scenario && sameIDs(r.Scenarios[i].AstNodeIDs, o.AstNodeIDs) &&
+			r.Scenarios[i].URI == o.URI {
+			return r.Judged[i]
+		}
+	}
+	return suite.Judged{Status: o.Status}
+}
+
+func sameIDs(a, b []string) bool {
+	return strings.Join(a, "/") == strings.Join(b, "/")
 }
 
 // feature is the base name of a scenario's feature file without its extension.
@@ -151,21 +186,36 @@ func replay(port, id string) string {
 	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@%s'", port, id)
 }
 
-// why explains a known failure or an unexpected pass from the port's expected-failures list.
-func why(r *suite.PortResult, id, verdict string) string {
-	reason := r.Expected[id]
+// why explains a cell from its scenarios' expectation entries (known, different evidence,
+// unexpected pass) or from the implementation's state, one line per scenario.
+func why(r *suite.PortResult, id string, verdict suite.Verdict) string {
 	switch verdict {
-	case suite.KnownFailure:
-		return "known failure, listed in runners/" + r.Port + "/expected-failures.txt: " + reason
-	case suite.UnexpectedPass:
-		return "unexpected pass: runners/" + r.Port + "/expected-failures.txt lists " + id +
-			" (" + reason + ") but every scenario passed; remove the line"
+	case suite.Broken, suite.NotPresent:
+		return absence(r)
+	case suite.Unresponsive:
+		return "adapter unresponsive: " + r.Unresponsive
 	}
-	return ""
+	var lines []string
+	for i, o := range r.Scenarios {
+		if !hasTag(o.Tags, id) || i >= len(r.Judged) || r.Judged[i].Note == "" {
+			continue
+		}
+		lines = append(lines, o.Scenario+": "+r.Judged[i].Note)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func hasTag(tags []string, id string) bool {
+	for _, t := range tags {
+		if t == id {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKeys is a map's keys in catalogue order.
-func sortedKeys(m map[string]string) []string {
+func sortedKeys(m map[string]suite.Verdict) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

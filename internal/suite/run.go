@@ -1,4 +1,5 @@
-// Package suite runs the Gherkin suite against each port's adapter and judges the results.
+// Package suite runs the Gherkin suite against each implementation's adapter and judges the
+// results.
 package suite
 
 import (
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,23 +24,41 @@ import (
 
 // Options configure one run.
 type Options struct {
-	Root, Cache     string
+	Root, Cache string
+	// Ports are the implementation names to run (reference, go, python, js, java, csharp,
+	// <port>@<release>).
 	Ports           []string
 	Tags            string
 	CallTimeout     time.Duration
 	ScenarioTimeout time.Duration
 	PrepareTimeout  time.Duration
-	ReportDir       string // cucumber JSON per port goes here when set
+	ReportDir       string // cucumber JSON per implementation goes here when set
 	UpdateGolden    bool
 	// StdioArgv starts the fake stdio MCP server (this binary's fake-mcp-stdio command).
 	StdioArgv []string
 	Progress  io.Writer
-	// AdapterEnv is extra environment for adapters (e.g. TOOLNEXUS_GO for a mutant).
+	// AdapterEnv is extra environment for prepare and adapters (e.g. TOOLNEXUS_GO for a mutant).
 	AdapterEnv []string
+	// Required names implementations whose absence fails the run; the reference always does.
+	Required []string
+	// OnDone, when set, gets each implementation's judged result as soon as it finishes.
+	OnDone func(*PortResult)
+	// ImplEnv is extra environment for one implementation's prepare and adapter only (a
+	// checkout's build, a release's version; see internal/checkout).
+	ImplEnv map[string][]string
+	// Baseline is the X.3 release comparison (see steps.Baseline); zero: X.3 has no baseline.
+	Baseline steps.Baseline
 }
 
-// Run runs every requested port in parallel; ports never block each other.
+// Run validates its input (implementation names, feature files, the tag expression, every
+// expectations file), then runs every implementation in parallel; none blocks another. A
+// stopped ctx (interrupt, run timeout: its cause is reported) ends every implementation
+// promptly, the remaining scenarios "not run (interrupted)".
 func Run(ctx context.Context, o Options) ([]*PortResult, error) {
+	in, err := Validate(o)
+	if err != nil {
+		return nil, err
+	}
 	proto, err := schema.Load()
 	if err != nil {
 		return nil, err
@@ -48,89 +68,252 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 		return nil, fmt.Errorf("harness: fake LLM would not start: %w", err)
 	}
 	defer fake.Close()
-	ids, err := CatalogueIDs(o.Root)
-	if err != nil {
-		return nil, err
-	}
 	results := make([]*PortResult, len(o.Ports))
 	var wg sync.WaitGroup
-	for i, port := range o.Ports {
+	for i := range in.impls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = runPort(ctx, o, port, proto, fake)
-			results[i].Judge(ids)
+			r := runImplementation(ctx, o, in, i, proto, fake)
+			r.JudgeScenarios(in.features)
+			r.Judge(in.ids)
+			results[i] = r
+			if o.OnDone != nil {
+				o.OnDone(r)
+			}
 		}()
 	}
 	wg.Wait()
 	return results, nil
 }
 
-func runPort(ctx context.Context, o Options, port string, proto *schema.Protocol, fake *llm.Server) *PortResult {
-	res := &PortResult{Port: port}
-	expected, err := Expected(filepath.Join(o.Root, "runners", port, "expected-failures.txt"))
-	if err != nil {
-		res.Reason = "bad expected-failures.txt: " + err.Error()
-		return res
+// input is a run's checked input.
+type input struct {
+	ids          []string
+	features     *Features
+	selected     []Scenario
+	impls        []ports.Implementation
+	expectations []*Expectations
+}
+
+// Validate checks everything a run reads before anything starts, naming the flag or file:line.
+func Validate(o Options) (*input, error) {
+	in := &input{}
+	var err error
+	if in.ids, err = CatalogueIDs(o.Root); err != nil {
+		return nil, err
 	}
-	res.Expected = expected
-	progress(o, "%-7s preparing the adapter…", port)
-	ready, err := ports.Prepare(ctx, o.Root, o.Cache, port, o.PrepareTimeout, o.AdapterEnv...)
+	if in.features, err = LoadFeatures(o.Root); err != nil {
+		return nil, err
+	}
+	if in.selected, err = in.features.Select(o.Tags); err != nil {
+		return nil, err
+	}
+	if len(o.Ports) == 0 {
+		return nil, errors.New("--ports: no implementation to run")
+	}
+	seen := map[string]bool{}
+	var errs []string
+	for _, name := range o.Ports {
+		if seen[name] {
+			return nil, fmt.Errorf("--ports: %q is named twice", name)
+		}
+		seen[name] = true
+		im, err := ports.ResolveIn(o.Root, name)
+		if err != nil {
+			errs = append(errs, "--ports: "+err.Error())
+			continue
+		}
+		ex, err := LoadExpectations(ExpectationsPath(o.Root, name), in.features)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		in.impls = append(in.impls, im)
+		in.expectations = append(in.expectations, ex)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--call-timeout", o.CallTimeout}, {"--scenario-timeout", o.ScenarioTimeout}, {"--prepare-timeout", o.PrepareTimeout}} {
+		if d.v <= 0 {
+			errs = append(errs, fmt.Sprintf("%s %s: must be positive", d.flag, d.v))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.New(strings.Join(errs, "\n"))
+	}
+	return in, nil
+}
+
+// cause says why ctx ended, for reports: "interrupted (SIGINT)", "--run-timeout 30m0s reached".
+func cause(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil {
+		return c.Error()
+	}
+	return "stopped"
+}
+
+func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *PortResult {
+	im, name := in.impls[i], in.impls[i].Name
+	res := &PortResult{Port: name, Expectations: in.expectations[i],
+		Required: name == ports.Reference || contains(o.Required, name)}
+	progress(o, "%-9s preparing the adapter…", name)
+	// A checkout build (--toolnexus) brings this implementation's library in ImplEnv.
+	extra := append(append([]string(nil), o.AdapterEnv...), o.ImplEnv[name]...)
+	if im.Absent != "" && len(o.ImplEnv[name]) > 0 {
+		im.Absent = ""
+	}
+	ready, err := ports.PrepareImplementation(ctx, o.Root, o.Cache, im, o.PrepareTimeout, extra...)
 	var np *ports.NotPresent
-	if errors.As(err, &np) {
+	var br *ports.Broken
+	var st *ports.Stopped
+	switch {
+	case errors.As(err, &np):
 		res.Reason = np.Reason
-		progress(o, "%-7s not present: %s", port, np.Reason)
+		progress(o, "%-9s not present: %s", name, np.Reason)
+		return res
+	case errors.As(err, &br):
+		res.Broken, res.Reason, res.LogTail = true, br.Reason, br.LogTail
+		progress(o, "%-9s BROKEN: %s", name, br.Reason)
+		return res
+	case errors.As(err, &st):
+		res.Interrupted, res.Reason = cause(ctx), "prepare was stopped: "+cause(ctx)
+		return res
+	case err != nil:
+		res.Broken, res.Reason = true, err.Error()
 		return res
 	}
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	mgr := &manager{cfg: adapter.Config{Port: port, Argv: ready.Argv, Env: o.AdapterEnv,
-		CallTimeout: o.CallTimeout, Schema: proto}}
-	defer mgr.close()
+	env := append(append([]string(nil), im.Env...), extra...)
+	mgr := &manager{cfg: adapter.Config{Port: name, Argv: ready.Argv, Env: env,
+		CallTimeout: o.CallTimeout, Schema: proto}, threshold: BreakerThreshold}
+	defer mgr.close() // a second close is a no-op; the leaks were taken below
 	hello, err := mgr.hello(ctx)
 	if err != nil {
-		res.Reason = "adapter would not start: " + err.Error()
-		progress(o, "%-7s not present: %s", port, res.Reason)
+		if ctx.Err() != nil {
+			res.Interrupted, res.Reason = cause(ctx), "stopped before hello: "+cause(ctx)
+			return res
+		}
+		res.Broken, res.Reason = true, "adapter would not start or failed hello: "+firstLine(err.Error())
+		res.LogTail = mgr.lastStderr
+		progress(o, "%-9s BROKEN: %s", name, res.Reason)
 		return res
 	}
 	res.Present, res.Identity = true, hello
-	progress(o, "%-7s %v %v on %v", port, hello["library"], hello["version"], hello["runtime"])
+	version, _ := hello["version"].(string)
+	progress(o, "%-9s %v %v on %v", name, hello["library"], version, hello["runtime"])
+	// A git ref names a release "v0.16.0"; the library reports "0.16.0".
+	if im.Release != "" && !strings.Contains(version, strings.TrimPrefix(im.Release, "v")) {
+		res.Present, res.Broken = false, true
+		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
+		return res
+	}
+	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && ex.Version != version {
+		res.VersionWarning = fmt.Sprintf("%s was written against version %q; this run is %q: re-check its entries",
+			shortPath(ex.Path), ex.Version, version)
+		progress(o, "%-9s warning: %s", name, res.VersionWarning)
+	}
 
 	var mu sync.Mutex
-	env := &steps.Env{
-		Port: port, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
-		ScenarioTimeout: o.ScenarioTimeout,
-		Adapter:         func() (*adapter.Process, error) { return mgr.get(ctx) },
+	senv := &steps.Env{
+		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
+		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline,
+		Adapter: func() (*adapter.Process, error) { return mgr.get(ctx) },
+		Skip: func() (steps.Status, string) {
+			if ctx.Err() != nil {
+				return steps.StatusInterrupted, "not run: " + cause(ctx)
+			}
+			if why := mgr.unresponsive(); why != "" {
+				return steps.StatusUnresponsive, "not run: adapter unresponsive (" + why + ")"
+			}
+			return "", ""
+		},
 		Report: func(out steps.Outcome) {
+			mgr.scenarioDone()
+			if out.Status == steps.StatusFail && ctx.Err() != nil {
+				// Cut short by the stop, not judged: its failure is the interrupt's.
+				out.Status, out.Message = steps.StatusInterrupted, "interrupted while running ("+cause(ctx)+"): "+out.Message
+			}
 			mu.Lock()
 			res.Scenarios = append(res.Scenarios, out)
 			n := len(res.Scenarios)
 			mu.Unlock()
-			progress(o, "%-7s %3d %-11s %s (%s)", port, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond))
+			progress(o, "%-9s %3d %-11s %s (%s)", name, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond))
 		},
 	}
 	cucumber := io.Discard
 	if o.ReportDir != "" {
-		if f, err := os.Create(filepath.Join(o.ReportDir, "cucumber-"+port+".json")); err == nil {
+		f, err := os.Create(filepath.Join(o.ReportDir, "cucumber-"+name+".json"))
+		if err != nil {
+			res.HarnessErr = "cucumber report: " + err.Error()
+		} else {
 			defer f.Close()
 			cucumber = f
 		}
 	}
 	suite := godog.TestSuite{
-		Name:                port,
-		ScenarioInitializer: steps.Register(env),
+		Name:                name,
+		ScenarioInitializer: steps.Register(senv),
 		Options: &godog.Options{
 			Paths: []string{filepath.Join(o.Root, "features")}, Tags: o.Tags, Format: "cucumber",
 			Output: cucumber, Strict: true, Concurrency: 1, NoColors: true, DefaultContext: ctx,
 		},
 	}
-	suite.Run()
-	if len(res.Scenarios) == 0 {
-		res.HarnessErr = "no scenario ran (check --tags)"
+	// godog exits 1 when a scenario fails (our verdicts judge those) and 2 when it could not
+	// run the features at all.
+	if status := suite.Run(); status > 1 {
+		res.HarnessErr = joinErr(res.HarnessErr, fmt.Sprintf("godog could not run the features (status %d)", status))
+	}
+	res.fillNotRun(ctx, in)
+	if ctx.Err() != nil {
+		res.Interrupted = cause(ctx)
+	}
+	if why := mgr.unresponsive(); why != "" {
+		res.Unresponsive = why
+	}
+	// Processes the adapter left outside its process group are the implementation's leak.
+	if leaks := mgr.close(); len(leaks) > 0 {
+		res.HarnessErr = joinErr(res.HarnessErr, leakReport(leaks))
 	}
 	return res
+}
+
+// fillNotRun adds an outcome for each selected scenario godog never reported, so a stopped run
+// still names every scenario it did not judge.
+func (r *PortResult) fillNotRun(ctx context.Context, in *input) {
+	got := map[Key]bool{}
+	for _, o := range r.Scenarios {
+		if s, ok := in.features.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok {
+			got[s.Key] = true
+		}
+	}
+	var missing []string
+	for _, s := range in.selected {
+		if got[s.Key] {
+			continue
+		}
+		if ctx.Err() == nil {
+			missing = append(missing, s.Key.String())
+			continue
+		}
+		r.Scenarios = append(r.Scenarios, steps.Outcome{Scenario: s.Key.Name, URI: s.File, Tags: s.Tags,
+			AstNodeIDs: strings.Split(s.astKey, "/"), Status: steps.StatusInterrupted, Message: "not run: " + cause(ctx)})
+	}
+	if len(missing) > 0 {
+		r.HarnessErr = joinErr(r.HarnessErr, fmt.Sprintf("%d selected scenarios never ran: %s", len(missing), strings.Join(missing, "; ")))
+	}
+}
+
+func joinErr(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
 }
 
 func progress(o Options, format string, args ...any) {
@@ -139,55 +322,20 @@ func progress(o Options, format string, args ...any) {
 	}
 }
 
-// manager keeps one live adapter per port and replaces it when it breaks.
-type manager struct {
-	cfg  adapter.Config
-	mu   sync.Mutex
-	proc *adapter.Process
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
-func (m *manager) get(ctx context.Context) (*adapter.Process, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.proc != nil && !m.proc.IsBroken() {
-		return m.proc, nil
+func leakReport(leaks []adapter.Leak) string {
+	var s []string
+	for _, l := range leaks {
+		s = append(s, l.String())
 	}
-	if m.proc != nil {
-		m.proc.Close()
-	}
-	p, err := adapter.Start(m.cfg)
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Call(ctx, "hello", nil)
-	if err != nil {
-		p.Close()
-		return nil, err
-	}
-	if !r.OK {
-		p.Close()
-		return nil, fmt.Errorf("hello failed: %s", r.Error.Message)
-	}
-	m.proc = p
-	return p, nil
-}
-
-func (m *manager) hello(ctx context.Context) (map[string]any, error) {
-	p, err := m.get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Call(ctx, "hello", nil)
-	if err != nil {
-		return nil, err
-	}
-	return r.Result, nil
-}
-
-func (m *manager) close() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.proc != nil {
-		m.proc.Close()
-	}
+	return fmt.Sprintf("adapter left %d process(es) running outside its process group after shutdown (killed): %s",
+		len(leaks), strings.Join(s, ", "))
 }

@@ -12,6 +12,7 @@ import (
 
 	mcpfake "toolnexus-conformance/fakes/mcp"
 	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/steps"
 )
 
 // TestMain lets this test binary serve as the fake stdio MCP server the scenarios spawn.
@@ -43,7 +44,7 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	before := listeningSockets(t)
 	procsBefore := processes()
 	results, err := Run(context.Background(), Options{
-		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{"go"},
+		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{ports.Reference},
 		Tags: "@G3.5,@G6.2,@G1.1,@A5.1", CallTimeout: 15 * time.Second, ScenarioTimeout: time.Minute,
 		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"},
 	})
@@ -52,20 +53,20 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	}
 	r := results[0]
 	if !r.Present {
-		t.Fatalf("go port not present: %s", r.Reason)
+		t.Fatalf("reference not present: %s", r.Summary())
 	}
 	if len(r.Scenarios) < 7 {
 		t.Fatalf("only %d scenarios ran", len(r.Scenarios))
 	}
 	for _, o := range r.Scenarios {
-		if o.Status != "pass" {
+		if o.Status != steps.StatusPass {
 			t.Errorf("%s: %s %s", o.Scenario, o.Status, o.Message)
 		}
 	}
 	// Adapters are gone when Run returns; their stdio children may take a moment to be reaped.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		leaked := newProcesses(procsBefore, processes(), exe)
+		leaked := newProcesses(procsBefore, processes(), exe, root)
 		if len(leaked) == 0 {
 			break
 		}
@@ -103,14 +104,15 @@ func processes() map[int]string {
 }
 
 // newProcesses lists processes started since before that belong to this run: adapters and
-// the stdio fakes they spawned.
-func newProcesses(before, now map[int]string, exe string) []string {
+// the stdio fakes they spawned (this test binary's, under this root: other checkouts on the
+// machine may be running suites of their own).
+func newProcesses(before, now map[int]string, exe, root string) []string {
 	var out []string
 	for pid, cmd := range now {
 		if _, old := before[pid]; old || pid == os.Getpid() {
 			continue
 		}
-		if strings.Contains(cmd, "fake-mcp-stdio") || strings.Contains(cmd, ".cache/go/adapter") {
+		if strings.Contains(cmd, exe+" fake-mcp-stdio") || strings.Contains(cmd, filepath.Join(root, ".cache", "go", "adapter")) {
 			out = append(out, strconv.Itoa(pid)+": "+cmd)
 		}
 	}

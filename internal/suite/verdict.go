@@ -1,143 +1,263 @@
 package suite
 
 import (
-	"bufio"
 	"fmt"
-	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"toolnexus-conformance/internal/ports"
 	"toolnexus-conformance/steps"
 )
 
-// Cell verdicts, per catalogue ID and port.
+// Verdict is the judgement of one scenario, or of one catalogue ID (the worst of its
+// scenarios), on one implementation.
+type Verdict string
+
+// Verdicts. Red ones make the run fail (see Red).
 const (
-	Pass           = "pass"
-	Fail           = "fail"
-	Unsupported    = "unsupported"
-	NotPresent     = "not present"
-	KnownFailure   = "known failure"
-	UnexpectedPass = "unexpected pass"
+	Pass        Verdict = "pass"
+	Fail        Verdict = "fail"
+	Unsupported Verdict = "unsupported"
+	NotPresent  Verdict = "not present"
+	// KnownFailure: the implementation's expectations list the scenario with this very
+	// failure (same status, same fingerprint).
+	KnownFailure Verdict = "known failure"
+	// KnownDifferent: listed, but it failed differently than the entry recorded.
+	KnownDifferent Verdict = "known, different evidence"
+	// UnexpectedPass: listed, but it passed; the entry must go.
+	UnexpectedPass Verdict = "unexpected pass"
+	// Broken: the implementation is there but could not run (prepare failed, the adapter
+	// would not start or failed hello).
+	Broken       Verdict = "broken"
+	Interrupted  Verdict = "not run (interrupted)"
+	Unresponsive Verdict = "not run (adapter unresponsive)"
 )
 
-// PortResult is everything one port's run produced.
+// Red reports whether the verdict fails a run.
+func (v Verdict) Red() bool {
+	switch v {
+	case Pass, KnownFailure, NotPresent, "":
+		return false
+	}
+	return true
+}
+
+// severity orders verdicts so an ID's cell is the worst of its scenarios'.
+var severity = map[Verdict]int{Pass: 0, KnownFailure: 1, UnexpectedPass: 2, Unsupported: 3,
+	KnownDifferent: 4, Fail: 5, Unresponsive: 6, Interrupted: 7, Broken: 8, NotPresent: 9}
+
+// Verdicts lists every verdict in tally order.
+var Verdicts = []Verdict{Pass, Fail, KnownDifferent, UnexpectedPass, KnownFailure, Unsupported,
+	Broken, Unresponsive, Interrupted, NotPresent}
+
+// Judged is one scenario's verdict with what it was judged on; it is parallel to
+// PortResult.Scenarios.
+type Judged struct {
+	Key         Key          `json:"key"`
+	Status      steps.Status `json:"status"`
+	Verdict     Verdict      `json:"verdict"`
+	Fingerprint string       `json:"fingerprint,omitempty"`
+	Evidence    string       `json:"evidence,omitempty"`
+	// Entry is the expectation that listed this scenario, if any.
+	Entry *Entry `json:"-"`
+	// Note explains a known, unexpected or differently-evidenced verdict in one line.
+	Note string `json:"note,omitempty"`
+}
+
+// PortResult is everything one implementation's run produced.
 type PortResult struct {
-	Port       string            `json:"port"`
-	Present    bool              `json:"present"`
-	Reason     string            `json:"reason,omitempty"`
-	Identity   map[string]any    `json:"identity,omitempty"`
-	Scenarios  []steps.Outcome   `json:"scenarios"`
-	Cells      map[string]string `json:"cells"`
-	HarnessErr string            `json:"harnessError,omitempty"`
-	Expected   map[string]string `json:"expectedFailures,omitempty"`
+	// Port is the implementation's name (the result column): reference, go, python, …
+	Port    string `json:"port"`
+	Present bool   `json:"present"`
+	// Reason says why it is not present, or what broke it.
+	Reason string `json:"reason,omitempty"`
+	// Broken is set when the implementation exists but could not run; LogTail is the end of
+	// its prepare or adapter output.
+	Broken  bool   `json:"broken,omitempty"`
+	LogTail string `json:"logTail,omitempty"`
+	// Required: being absent is a failure (the reference always, others when named).
+	Required   bool               `json:"required,omitempty"`
+	Identity   map[string]any     `json:"identity,omitempty"`
+	Scenarios  []steps.Outcome    `json:"scenarios"`
+	Judged     []Judged           `json:"judged"`
+	Cells      map[string]Verdict `json:"cells"`
+	HarnessErr string             `json:"harnessError,omitempty"`
+	// Interrupted says the run was stopped (SIGINT, SIGTERM, --run-timeout) before this
+	// implementation finished: the cause.
+	Interrupted string `json:"interrupted,omitempty"`
+	// Unresponsive says the breaker gave up on the adapter, and why.
+	Unresponsive string `json:"unresponsive,omitempty"`
+	// Expectations is the implementation's expectations file as the run read it.
+	Expectations *Expectations `json:"-"`
+	// VersionWarning says the expectations were written against another version.
+	VersionWarning string `json:"versionWarning,omitempty"`
 }
 
-// Expected reads runners/<port>/expected-failures.txt: "<ID> <reason>" per line, # comments.
-func Expected(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return map[string]string{}, nil
+// Version is the implementation's hello version, "" when it did not say hello.
+func (r *PortResult) Version() string {
+	if v, ok := r.Identity["version"].(string); ok {
+		return v
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, reason, _ := strings.Cut(line, " ")
-		if strings.TrimSpace(reason) == "" {
-			return nil, fmt.Errorf("%s:%d: %s has no reason; every expected failure needs one", path, n, id)
-		}
-		out[id] = strings.TrimSpace(reason)
-	}
-	return out, sc.Err()
+	return ""
 }
 
-// Judge folds scenario outcomes into one verdict per catalogue ID.
+// JudgeScenarios fills Judged from Scenarios and the expectations.
+func (r *PortResult) JudgeScenarios(features *Features) {
+	r.Judged = make([]Judged, len(r.Scenarios))
+	for i, o := range r.Scenarios {
+		key := Key{Feature: filepath.Base(o.URI), Name: o.Scenario}
+		if features != nil {
+			if s, ok := features.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok {
+				key = s.Key
+			}
+		}
+		r.Judged[i] = judgeOne(key, o, r.Expectations.Find(key))
+	}
+}
+
+// judgeOne is one scenario's verdict against its expectation entry (nil when not listed).
+func judgeOne(key Key, o steps.Outcome, e *Entry) Judged {
+	j := Judged{Key: key, Status: o.Status, Entry: e}
+	switch o.Status {
+	case steps.StatusInterrupted:
+		j.Verdict = Interrupted
+		return j
+	case steps.StatusUnresponsive:
+		j.Verdict = Unresponsive
+		return j
+	case steps.StatusPass:
+		j.Verdict = Pass
+		if e != nil {
+			j.Verdict = UnexpectedPass
+			j.Note = "listed in " + e.where() + " (" + e.Reason + ") but it passed; remove the entry"
+		}
+		return j
+	}
+	j.Fingerprint, j.Evidence = Fingerprint(o.Message), Evidence(o.Message)
+	switch {
+	case e == nil && o.Status == steps.StatusUnsupported:
+		j.Verdict = Unsupported
+	case e == nil:
+		j.Verdict = Fail
+	case e.Status == o.Status && e.Fingerprint == j.Fingerprint:
+		j.Verdict = KnownFailure
+		j.Note = "known, listed in " + e.where() + ": " + e.Reason
+	default:
+		j.Verdict = KnownDifferent
+		j.Note = fmt.Sprintf("listed in %s as %s [%s] %q but now %s [%s] %q",
+			e.where(), e.Status, e.Fingerprint, e.Evidence, o.Status, j.Fingerprint, j.Evidence)
+	}
+	return j
+}
+
+func (e *Entry) where() string { return fmt.Sprintf("%s:%d", e.File, e.Line) }
+
+// Judge folds the scenario verdicts into one verdict per catalogue ID: the worst of the
+// scenarios tagged with it. An implementation that did not run gets one verdict everywhere.
 func (r *PortResult) Judge(ids []string) {
-	r.Cells = map[string]string{}
+	r.Cells = map[string]Verdict{}
 	if !r.Present {
+		v := NotPresent
+		switch {
+		case r.Broken:
+			v = Broken
+		case r.Interrupted != "":
+			v = Interrupted
+		}
 		for _, id := range ids {
-			r.Cells[id] = NotPresent
+			r.Cells[id] = v
 		}
 		return
 	}
 	for _, id := range ids {
-		seen, fail, unsup := false, false, false
-		for _, o := range r.Scenarios {
-			if !hasTag(o.Tags, id) {
+		cell, seen := Verdict(""), false
+		for i, o := range r.Scenarios {
+			if !hasTag(o.Tags, id) || i >= len(r.Judged) {
 				continue
 			}
-			seen = true
-			switch o.Status {
-			case "fail":
-				fail = true
-			case "unsupported":
-				unsup = true
+			v := r.Judged[i].Verdict
+			if !seen || severity[v] > severity[cell] {
+				cell = v
 			}
+			seen = true
 		}
-		_, listed := r.Expected[id]
-		switch {
-		case !seen:
-			continue // not selected by this run's tags
-		case fail && listed:
-			r.Cells[id] = KnownFailure
-		case fail:
-			r.Cells[id] = Fail
-		case unsup:
-			r.Cells[id] = Unsupported
-		case listed:
-			r.Cells[id] = UnexpectedPass
-		default:
-			r.Cells[id] = Pass
+		if seen {
+			r.Cells[id] = cell
 		}
 	}
 }
 
-// Unexpected counts the verdicts that make a run fail.
+// Red reports whether this implementation's result fails the run.
+func (r *PortResult) Red() bool { return r.Unexpected() > 0 }
+
+// Unexpected counts what fails the run: red cells, a harness error, an unresponsive adapter,
+// an interrupted run, a broken implementation, and a required one that is not present.
 func (r *PortResult) Unexpected() int {
 	n := 0
 	for _, v := range r.Cells {
-		if v == Fail || v == UnexpectedPass {
+		if v.Red() {
 			n++
 		}
 	}
-	if r.HarnessErr != "" {
+	if r.HarnessErr != "" || r.Unresponsive != "" || r.Interrupted != "" {
+		n++
+	}
+	if !r.Present && (r.Broken || r.Required || r.Port == ports.Reference) && n == 0 {
 		n++
 	}
 	return n
 }
 
-// Summary is the port's one-line tally.
+// Summary is the implementation's one-line tally.
 func (r *PortResult) Summary() string {
-	if !r.Present {
-		return fmt.Sprintf("%-7s not present: %s", r.Port, r.Reason)
+	switch {
+	case r.Broken:
+		return fmt.Sprintf("%-9s BROKEN: %s", r.Port, r.Reason)
+	case !r.Present && r.Interrupted != "":
+		return fmt.Sprintf("%-9s not run: %s", r.Port, r.Interrupted)
+	case !r.Present && (r.Required || r.Port == ports.Reference):
+		return fmt.Sprintf("%-9s NOT PRESENT (required): %s", r.Port, r.Reason)
+	case !r.Present:
+		return fmt.Sprintf("%-9s not present: %s", r.Port, r.Reason)
 	}
-	count := map[string]int{}
+	count := map[Verdict]int{}
 	for _, v := range r.Cells {
 		count[v]++
 	}
 	var parts []string
-	for _, k := range []string{Pass, Fail, KnownFailure, UnexpectedPass, Unsupported} {
+	for _, k := range Verdicts {
 		if count[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
 		}
 	}
-	sc := map[string]int{}
-	for _, o := range r.Scenarios {
-		sc[o.Status]++
+	line := fmt.Sprintf("%-9s %s (IDs); scenarios: %s", r.Port, strings.Join(parts, ", "), r.ScenarioTally())
+	if r.Unresponsive != "" {
+		line += "; adapter unresponsive: " + r.Unresponsive
 	}
-	line := fmt.Sprintf("%-7s %s (IDs); scenarios: %d passed, %d failed, %d unsupported", r.Port,
-		strings.Join(parts, ", "), sc["pass"], sc["fail"], sc["unsupported"])
+	if r.Interrupted != "" {
+		line += "; interrupted: " + r.Interrupted
+	}
 	if r.HarnessErr != "" {
 		line += "; harness error: " + r.HarnessErr
 	}
 	return line
+}
+
+// ScenarioTally counts scenarios by status: "12 passed, 1 failed, …".
+func (r *PortResult) ScenarioTally() string {
+	sc := map[steps.Status]int{}
+	for _, o := range r.Scenarios {
+		sc[o.Status]++
+	}
+	s := fmt.Sprintf("%d passed, %d failed, %d unsupported", sc[steps.StatusPass], sc[steps.StatusFail], sc[steps.StatusUnsupported])
+	if n := sc[steps.StatusInterrupted]; n > 0 {
+		s += fmt.Sprintf(", %d not run (interrupted)", n)
+	}
+	if n := sc[steps.StatusUnresponsive]; n > 0 {
+		s += fmt.Sprintf(", %d not run (adapter unresponsive)", n)
+	}
+	return s
 }
 
 func hasTag(tags []string, id string) bool {

@@ -50,91 +50,62 @@ public sealed class AdapterError(string kind, string message) : Exception(messag
 
 public static class Errors
 {
-    /// <summary>Protocol kind of an exception that escaped an op. A cancellation the caller asked
-    /// for was already turned into an AdapterError by <see cref="Timing.RunAsync{T}"/>; any other
-    /// OperationCanceledException is not the caller's, hence "failed".</summary>
-    public static string Kind(Exception e) => e switch
+    /// <summary>Protocol kind from the library's own exception types (SPEC.md §3), never from
+    /// which of the adapter's timers fired: a TimeoutException (or the port's RunTimeoutException)
+    /// anywhere in the chain is a deadline, an OperationCanceledException a cancel. .NET raises
+    /// the same OperationCanceledException for CancelAfter, so a deadline on an MCP load reports
+    /// "cancelled", as the table says.</summary>
+    public static string Kind(Exception e)
     {
-        AdapterError a => a.Kind,
-        Toolnexus.LlmClient.RunTimeoutException => "deadline",
-        ArgumentException or JsonException or FileNotFoundException or DirectoryNotFoundException => "invalid",
-        _ => "failed",
-    };
+        if (e is AdapterError a) return a.Kind;
+        if (Find(e, x => x is TimeoutException || x is Toolnexus.LlmClient.RunTimeoutException) != null) return "deadline";
+        if (Find(e, x => x is OperationCanceledException) != null) return "cancelled";
+        return e is ArgumentException or JsonException or FileNotFoundException or DirectoryNotFoundException
+            ? "invalid" : "failed";
+    }
 
-    /// <summary>Whether e, or an exception it wraps, is a cancellation.</summary>
-    public static bool IsCancellation(Exception? e)
+    /// <summary>The first exception in e's chain (inner and aggregate) that matches.</summary>
+    public static Exception? Find(Exception? e, Func<Exception, bool> match)
     {
         for (; e != null; e = e.InnerException)
         {
-            if (e is OperationCanceledException) return true;
-            if (e is AggregateException agg && agg.InnerExceptions.Any(IsCancellation)) return true;
+            if (match(e)) return e;
+            if (e is AggregateException agg)
+                foreach (var inner in agg.InnerExceptions)
+                    if (Find(inner, match) is Exception hit) return hit;
         }
-        return false;
+        return null;
     }
 }
 
-/// <summary>cancelAfterMs / deadlineMs: one CancellationTokenSource each, so the adapter knows
-/// which of the two fired.</summary>
+/// <summary>cancelAfterMs / deadlineMs arm one CancellationTokenSource, the handle a caller of
+/// the port would use; which limit fired is not recorded, because the kind must come from what
+/// the library raised.</summary>
 public sealed class Timing : IDisposable
 {
-    private readonly CancellationTokenSource? _cancel;
-    private readonly CancellationTokenSource? _deadline;
-    private readonly CancellationTokenSource? _linked;
-    private string? _first;
+    private readonly CancellationTokenSource? _source;
 
     public Timing(long? cancelAfterMs, long? deadlineMs)
     {
-        if (cancelAfterMs is long c)
+        long? first = cancelAfterMs is long c && deadlineMs is long d ? Math.Min(c, d) : cancelAfterMs ?? deadlineMs;
+        if (first is long ms)
         {
-            _cancel = new CancellationTokenSource();
-            _cancel.Token.Register(() => Interlocked.CompareExchange(ref _first, "cancelled", null));
-            _cancel.CancelAfter(TimeSpan.FromMilliseconds(c));
+            _source = new CancellationTokenSource();
+            // 0 ms: already cancelled when the port is called (SPEC.md §3, G3.7), never raced by a timer
+            if (ms <= 0) _source.Cancel();
+            else _source.CancelAfter(TimeSpan.FromMilliseconds(ms));
         }
-        if (deadlineMs is long d)
-        {
-            _deadline = new CancellationTokenSource();
-            _deadline.Token.Register(() => Interlocked.CompareExchange(ref _first, "deadline", null));
-            _deadline.CancelAfter(TimeSpan.FromMilliseconds(d));
-        }
-        if (_cancel != null && _deadline != null)
-            _linked = CancellationTokenSource.CreateLinkedTokenSource(_cancel.Token, _deadline.Token);
-        Token = _linked?.Token ?? _cancel?.Token ?? _deadline?.Token ?? CancellationToken.None;
+        Token = _source?.Token ?? CancellationToken.None;
     }
 
     public CancellationToken Token { get; }
 
-    public bool IsSet => _cancel != null || _deadline != null;
+    public bool IsSet => _source != null;
 
-    /// <summary>"cancelled" or "deadline" once one has fired (the first one), else null.</summary>
-    public string? Fired()
-    {
-        var first = Volatile.Read(ref _first);
-        if (first != null) return first;
-        if (_cancel?.IsCancellationRequested == true) return "cancelled";
-        if (_deadline?.IsCancellationRequested == true) return "deadline";
-        return null;
-    }
+    /// <summary>Runs f with the token; whatever it raises travels unchanged.</summary>
+    public Task<T> RunAsync<T>(Func<CancellationToken, Task<T>> f) => f(Token);
 
-    /// <summary>Runs f with the token; a cancellation after a timer fired becomes that kind,
-    /// with the port's own message.</summary>
-    public async Task<T> RunAsync<T>(Func<CancellationToken, Task<T>> f)
-    {
-        try
-        {
-            return await f(Token);
-        }
-        catch (Exception e) when (Fired() is string kind && Errors.IsCancellation(e))
-        {
-            throw new AdapterError(kind, e.Message);
-        }
-    }
-
-    public void Dispose()
-    {
-        _linked?.Dispose();
-        _cancel?.Dispose();
-        _deadline?.Dispose();
-    }
+    public void Dispose() => _source?.Dispose();
 }
 
 /// <summary>Installed with Console.SetError for one request: records what the port writes and
@@ -243,11 +214,16 @@ public sealed partial class Adapter
 
     private static string Render(long id, JsonObject? result, Exception? error, List<string> warnings)
     {
-        JsonObject Build(bool ok, JsonObject? res, string? kind, string? message)
+        JsonObject Build(bool ok, JsonObject? res, string? kind, string? message, string? type = null)
         {
             var resp = new JsonObject { ["id"] = id, ["ok"] = ok };
             if (ok) resp["result"] = res ?? new JsonObject();
-            else resp["error"] = new JsonObject { ["kind"] = kind, ["message"] = message ?? "" };
+            else
+            {
+                var err = new JsonObject { ["kind"] = kind, ["message"] = message ?? "" };
+                if (type != null) err["type"] = type;
+                resp["error"] = err;
+            }
             resp["warnings"] = new JsonArray(warnings.Select(w => (JsonNode?)JsonValue.Create(w)).ToArray());
             return resp;
         }
@@ -255,7 +231,8 @@ public sealed partial class Adapter
         {
             return error == null
                 ? Build(true, result, null, null).ToJsonString(Out)
-                : Build(false, null, Errors.Kind(error), error.Message).ToJsonString(Out);
+                : Build(false, null, Errors.Kind(error), error.Message,
+                    error is AdapterError ? null : error.GetType().FullName).ToJsonString(Out);
         }
         catch (Exception e)
         {

@@ -59,8 +59,9 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		if strings.Contains(err.Error(), "unknown field") {
-			return unsupportedf("adapter: %v", err)
+		// SPEC.md §3: an argument this adapter does not know is "unsupported", named.
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return unsupportedf("adapter: unknown argument %s", name)
 		}
 		return &opError{kind: kindFailed, msg: "adapter: bad args: " + err.Error()}
 	}
@@ -102,7 +103,9 @@ func libraryVersion() string {
 		}
 	}
 	if portVersion != "" {
-		v = portVersion + " / " + v
+		// prepare's label (release tag, declared version, or "reference (harness …)") says
+		// more than the replaced module's v0.0.0.
+		return portVersion
 	}
 	return v
 }

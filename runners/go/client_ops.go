@@ -99,10 +99,11 @@ type clientRunArgs struct {
 	History json.RawMessage `json:"history"`
 }
 
-// runReport is the result shape shared by client.run and client.ask.
+// runReport is the result shape shared by client.run and client.ask. Text, Turns and
+// ToolCalls are nil (null) when the library produced no result.
 type runReport struct {
-	Text         string     `json:"text"`
-	Turns        int        `json:"turns"`
+	Text         *string    `json:"text"`
+	Turns        *int       `json:"turns"`
 	ToolCalls    []string   `json:"toolCalls"`
 	TransformSaw []any      `json:"transformSaw"`
 	HookSaw      []hookSeen `json:"hookSaw"`
@@ -129,14 +130,14 @@ func opClientRun(a *adapter, raw json.RawMessage) (any, error) {
 	if args.Stream && hasHistory {
 		return nil, unsupportedf("adapter: the Go port's Stream takes no history")
 	}
-	return a.withRun(args.Client, args.Toolkit, func(ctx context.Context, c *toolnexus.Client, tk *toolnexus.Toolkit) (toolnexus.RunResult, error) {
+	return a.withRun(args.Client, args.Toolkit, func(ctx context.Context, c *toolnexus.Client, tk *toolnexus.Toolkit) (*toolnexus.RunResult, error) {
 		switch {
 		case args.Stream:
 			return drainStream(c.Stream(ctx, args.Prompt, tk))
 		case hasHistory:
-			return c.RunWithHistory(ctx, args.Prompt, tk, history)
+			return ptr(c.RunWithHistory(ctx, args.Prompt, tk, history))
 		default:
-			return c.Run(ctx, args.Prompt, tk)
+			return ptr(c.Run(ctx, args.Prompt, tk))
 		}
 	})
 }
@@ -155,15 +156,23 @@ func opClientAsk(a *adapter, raw json.RawMessage) (any, error) {
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return a.withRun(args.Client, args.Toolkit, func(ctx context.Context, c *toolnexus.Client, tk *toolnexus.Toolkit) (toolnexus.RunResult, error) {
-		return c.Ask(ctx, args.Prompt, tk, args.ID)
+	return a.withRun(args.Client, args.Toolkit, func(ctx context.Context, c *toolnexus.Client, tk *toolnexus.Toolkit) (*toolnexus.RunResult, error) {
+		return ptr(c.Ask(ctx, args.Prompt, tk, args.ID))
 	})
+}
+
+// ptr adapts the value-returning Run/Ask to withRun's pointer form.
+func ptr(res toolnexus.RunResult, err error) (*toolnexus.RunResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
 }
 
 // withRun resolves handles, resets the recorder, runs fn and builds the report.
 // With no toolkit named it passes an empty one: the Go API takes a *Toolkit
 // and a host with no tools would build exactly that.
-func (a *adapter) withRun(client, toolkit string, fn func(context.Context, *toolnexus.Client, *toolnexus.Toolkit) (toolnexus.RunResult, error)) (any, error) {
+func (a *adapter) withRun(client, toolkit string, fn func(context.Context, *toolnexus.Client, *toolnexus.Toolkit) (*toolnexus.RunResult, error)) (any, error) {
 	entry, err := a.lookupClient(client)
 	if err != nil {
 		return nil, err
@@ -188,24 +197,26 @@ func (a *adapter) withRun(client, toolkit string, fn func(context.Context, *tool
 	}
 	saw, hooks := entry.rec.snapshot()
 	report := runReport{
-		Text:         res.Text,
-		Turns:        res.Turns,
-		ToolCalls:    []string{},
 		TransformSaw: saw,
 		HookSaw:      hooks,
 		HTTPRequests: entry.rec.requests.Load() - base,
 	}
-	for _, tc := range res.ToolCalls {
-		report.ToolCalls = append(report.ToolCalls, tc.Name)
+	if res != nil { // SPEC.md §3: no result from the library stays null
+		report.Text, report.Turns = &res.Text, &res.Turns
+		report.ToolCalls = []string{}
+		for _, tc := range res.ToolCalls {
+			report.ToolCalls = append(report.ToolCalls, tc.Name)
+		}
 	}
 	return report, nil
 }
 
 // drainStream consumes a stream up to its terminal event. Anything after it
 // is drained in the background so the library's goroutine never blocks on us.
-func drainStream(ch <-chan toolnexus.StreamEvent, err error) (toolnexus.RunResult, error) {
+// A done event without a result is reported as that: a null result.
+func drainStream(ch <-chan toolnexus.StreamEvent, err error) (*toolnexus.RunResult, error) {
 	if err != nil {
-		return toolnexus.RunResult{}, err
+		return nil, err
 	}
 	for ev := range ch {
 		switch ev.Type {
@@ -214,20 +225,17 @@ func drainStream(ch <-chan toolnexus.StreamEvent, err error) (toolnexus.RunResul
 				for range ch {
 				}
 			}()
-			if ev.Result == nil {
-				return toolnexus.RunResult{}, errors.New("adapter: done event without a result")
-			}
-			return *ev.Result, nil
+			return ev.Result, nil
 		case "error":
 			go func() {
 				for range ch {
 				}
 			}()
 			if ev.Err == nil {
-				return toolnexus.RunResult{}, errors.New("adapter: error event without an error")
+				return nil, errors.New("adapter: error event without an error")
 			}
-			return toolnexus.RunResult{}, ev.Err
+			return nil, ev.Err
 		}
 	}
-	return toolnexus.RunResult{}, errors.New("adapter: stream closed without a done or error event")
+	return nil, errors.New("adapter: stream closed without a done or error event")
 }

@@ -57,6 +57,26 @@ var invalidMarkers = []string{
 	"invalid", "not supported", "unsupported", "unknown style", "no command",
 }
 
+// errorType names the library's error: the context sentinel it wraps (the fact the
+// cancelled/deadline kinds rest on), else its dynamic Go type. The adapter's own errors
+// have none.
+func errorType(err error) string {
+	var oe *opError
+	switch {
+	case errors.As(err, &oe):
+		return ""
+	case errors.Is(err, context.Canceled):
+		return "context.Canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "context.DeadlineExceeded"
+	}
+	var ce *configError
+	if errors.As(err, &ce) {
+		err = ce.err
+	}
+	return fmt.Sprintf("%T", err)
+}
+
 // errorKind maps an error to a protocol kind. The caller's cancellation wins
 // over everything, because the library wraps ctx.Err() in its own messages.
 func errorKind(err error) string {

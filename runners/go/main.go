@@ -31,10 +31,13 @@ type response struct {
 	Warnings []string   `json:"warnings"`
 }
 
-// errorBody is the protocol's {kind, message} error object.
+// errorBody is the protocol's {kind, message, type} error object.
 type errorBody struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// Type names the library's error (e.g. "context.DeadlineExceeded"); empty for the
+	// adapter's own errors.
+	Type string `json:"type,omitempty"`
 }
 
 // main serves stdin until EOF or shutdown, then closes what is still open.
@@ -157,7 +160,7 @@ func (a *adapter) handle(req request) (resp response) {
 		result, err = op(a, req.Args)
 	})
 	if err != nil {
-		resp.Error = &errorBody{Kind: errorKind(err), Message: err.Error()}
+		resp.Error = &errorBody{Kind: errorKind(err), Message: err.Error(), Type: errorType(err)}
 		return resp
 	}
 	if result == nil {

@@ -43,7 +43,8 @@ func opMcpLoad(a *adapter, raw json.RawMessage) (any, error) {
 		return nil, asConfigError(err)
 	}
 	if src == nil {
-		return map[string]any{"tools": []string{}, "status": map[string]string{}}, nil
+		// SPEC.md §3: a nil result is reported as null, never as an empty success.
+		return map[string]any{"tools": nil, "status": nil}, nil
 	}
 	return map[string]any{"tools": toolNames(src.Tools), "status": statusMap(src.Status)}, nil
 }
@@ -52,7 +53,7 @@ func opMcpLoad(a *adapter, raw json.RawMessage) (any, error) {
 type toolInfo struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
+	InputSchema map[string]any `json:"inputSchema"` // nil -> null
 }
 
 // opMcpList runs the list-only ListMcpTools and reports original names.
@@ -74,21 +75,18 @@ func opMcpList(a *adapter, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asConfigError(err)
 	}
-	tools := map[string][]toolInfo{}
-	status := map[string]string{}
-	if inv != nil {
-		for server, list := range inv.Tools {
-			infos := make([]toolInfo, 0, len(list))
-			for _, t := range list {
-				schema := map[string]any(t.InputSchema)
-				if schema == nil {
-					schema = map[string]any{}
-				}
-				infos = append(infos, toolInfo{Name: t.Name, Description: t.Description, InputSchema: schema})
-			}
-			tools[server] = infos
-		}
-		status = statusMap(inv.Status)
+	if inv == nil {
+		// SPEC.md §3: a nil inventory is reported as null, never as an empty success.
+		return map[string]any{"tools": nil, "status": nil}, nil
 	}
-	return map[string]any{"tools": tools, "status": status}, nil
+	tools := map[string][]toolInfo{}
+	for server, list := range inv.Tools {
+		infos := make([]toolInfo, 0, len(list))
+		for _, t := range list {
+			// A nil schema stays null: the runner compares it with the server's.
+			infos = append(infos, toolInfo{Name: t.Name, Description: t.Description, InputSchema: map[string]any(t.InputSchema)})
+		}
+		tools[server] = infos
+	}
+	return map[string]any{"tools": tools, "status": statusMap(inv.Status)}, nil
 }

@@ -98,6 +98,10 @@ func opToolkitCreate(a *adapter, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, asConfigError(err)
 	}
+	if tk == nil {
+		// SPEC.md §3: no toolkit and no error is reported as null; no handle is kept.
+		return map[string]any{"tools": nil, "status": nil}, nil
+	}
 	if old, ok := a.toolkits[args.Handle]; ok {
 		old.Close()
 	}

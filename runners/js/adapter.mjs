@@ -91,20 +91,20 @@ function errName(e) {
   return e && typeof e === "object" ? e.name : undefined
 }
 
-function isAbortish(e) {
-  const n = errName(e)
-  return n === "AbortError" || n === "TimeoutError"
+// errorType names what the port threw (SPEC.md §3): the error's name ("AbortError",
+// "TimeoutError", "TypeError"), else its constructor; none for the adapter's own errors.
+function errorType(e) {
+  if (e instanceof AdapterError) return undefined
+  if (e && typeof e === "object") return String(e.name ?? e.constructor?.name ?? "Object")
+  return typeof e
 }
 
-// errorKind maps what the port threw to a protocol kind. The caller's own timers win: when one
-// of them fired and the error is an abort (or carries the signal's reason), the kind says which
-// timer it was.
-function errorKind(op, e, timing) {
+// errorKind maps what the port threw to a protocol kind. Cancel and deadline come from the
+// error the port rejected with, i.e. the signal's reason (SPEC.md §3): an AbortError is a
+// cancel, a TimeoutError a deadline. The adapter's timers never decide it.
+function errorKind(op, e) {
   if (e instanceof AdapterError) return e.kind
-  if (timing && timing.fired) {
-    const reason = timing.signal.reason
-    if (isAbortish(e) || e === reason || (e && typeof e === "object" && e.cause === reason)) return timing.fired
-  }
+  if (errName(e) === "AbortError") return "cancelled"
   if (errName(e) === "TimeoutError") return "deadline"
   const msg = errMessage(e)
   if (/^No API key/.test(msg)) return "invalid"
@@ -122,32 +122,62 @@ function errMessage(e) {
   return String(e)
 }
 
+// --- arguments --------------------------------------------------------------------------------
+// The fields each op (and nested object) knows, as in schema/protocol.schema.json. SPEC.md §3:
+// an argument this adapter does not know is "unsupported", named.
+const TIMING_ARGS = ["cancelAfterMs", "deadlineMs"]
+const KNOWN_ARGS = {
+  hello: [], shutdown: [],
+  "client.create": ["handle", "baseUrl", "style", "model", "apiKey", "systemPrompt", "maxTurns", "requestParams",
+    "bodyTransform", "beforeLLM", "httpClient", "store"],
+  "client.run": ["client", "toolkit", "prompt", "stream", "history"],
+  "client.ask": ["client", "toolkit", "prompt", "id"],
+  "store.get": ["client", "id"], "store.identity": ["client", "id"], "store.save": ["client", "id", "messages"],
+  "toolkit.create": ["handle", "mcpConfig", "extraTools", ...TIMING_ARGS],
+  "toolkit.close": ["toolkit"],
+  "mcp.load": ["mcpConfig", "context", ...TIMING_ARGS], "mcp.list": ["mcpConfig", "context", ...TIMING_ARGS],
+}
+const KNOWN_NESTED = {
+  bodyTransform: ["delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull"],
+  beforeLLM: ["setLastUserContent", "tools"],
+  mcpConfig: ["file", "inline"],
+}
+
+function checkArgs(op, args) {
+  const known = KNOWN_ARGS[op]
+  if (!known) return // an unknown op is answered by handle
+  const check = (where, obj, names) => {
+    for (const k of Object.keys(obj)) {
+      if (!names.includes(k)) throw unsupported(`adapter: unknown argument ${JSON.stringify(where ? `${where}.${k}` : k)}`)
+    }
+  }
+  check("", args, known)
+  for (const [k, names] of Object.entries(KNOWN_NESTED)) {
+    if (args[k] && typeof args[k] === "object" && !Array.isArray(args[k])) check(k, args[k], names)
+  }
+  for (const t of Array.isArray(args.extraTools) ? args.extraTools : []) {
+    if (t && typeof t === "object") check("extraTools[]", t, ["name", "description", "inputSchema", "output"])
+  }
+}
+
 // --- timing -----------------------------------------------------------------------------------
-// makeTiming builds the caller's AbortSignal: cancelAfterMs aborts it (reason: the platform's
-// AbortError), deadlineMs aborts it with a TimeoutError; `fired` remembers which one did.
+// makeTiming builds the caller's AbortSignal as a JS host would: cancelAfterMs calls
+// controller.abort() (reason: an AbortError), deadlineMs is AbortSignal.timeout (reason: a
+// TimeoutError); AbortSignal.any joins them.
 function makeTiming(args) {
   const has = (k) => typeof args[k] === "number"
   if (!has("cancelAfterMs") && !has("deadlineMs")) return undefined
-  const ctrl = new AbortController()
-  const t = { signal: ctrl.signal, fired: undefined, timers: [] }
-  if (has("deadlineMs")) {
-    t.timers.push(setTimeout(() => {
-      if (ctrl.signal.aborted) return
-      t.fired = "deadline"
-      ctrl.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"))
-    }, args.deadlineMs))
-  }
-  if (has("cancelAfterMs") && args.cancelAfterMs <= 0) {
+  const signals = []
+  const t = { timers: [] }
+  if (has("deadlineMs")) signals.push(AbortSignal.timeout(args.deadlineMs))
+  if (has("cancelAfterMs")) {
+    const ctrl = new AbortController()
+    signals.push(ctrl.signal)
     // 0 ms: already cancelled when the port is called (SPEC.md §3), never raced by a timer
-    t.fired = "cancelled"
-    ctrl.abort()
-  } else if (has("cancelAfterMs")) {
-    t.timers.push(setTimeout(() => {
-      if (ctrl.signal.aborted) return
-      t.fired = "cancelled"
-      ctrl.abort()
-    }, args.cancelAfterMs))
+    if (args.cancelAfterMs <= 0) ctrl.abort()
+    else t.timers.push(setTimeout(() => ctrl.abort(), args.cancelAfterMs))
   }
+  t.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
   t.stop = () => t.timers.forEach(clearTimeout)
   return t
 }
@@ -316,11 +346,12 @@ async function withRun(args, fn) {
   const base = rec.requests
   try {
     const res = await fn(entry.client, tk)
-    if (!res || typeof res !== "object") throw adapterFailed("adapter: the run returned no result")
+    // SPEC.md §3: what the port returned, nothing invented; missing stays null.
+    const ok = res && typeof res === "object"
     return {
-      text: typeof res.text === "string" ? res.text : String(res.text ?? ""),
-      turns: res.turns ?? 0,
-      toolCalls: (res.toolCalls ?? []).map((c) => c.name),
+      text: ok ? res.text ?? null : null,
+      turns: ok ? res.turns ?? null : null,
+      toolCalls: ok && Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null,
       transformSaw: rec.transformSaw.slice(),
       hookSaw: rec.hookSaw.slice(),
       httpRequests: rec.requests - base,
@@ -333,7 +364,7 @@ async function withRun(args, fn) {
 // drainStream consumes the port's async generator up to its `done` event.
 async function drainStream(gen) {
   for await (const ev of gen) {
-    if (ev && ev.type === "done") return ev.result
+    if (ev && ev.type === "done") return ev.result ?? null
   }
   throw adapterFailed("adapter: the stream ended without a done event")
 }
@@ -399,8 +430,9 @@ function hostTool(et) {
   }
 }
 
+// statusOf copies the port's status map; a missing one stays null (SPEC.md §3).
 function statusOf(status) {
-  return { ...(status ?? {}) }
+  return status && typeof status === "object" ? { ...status } : null
 }
 
 async function opToolkitCreate(args, timing) {
@@ -410,10 +442,12 @@ async function opToolkitCreate(args, timing) {
   if (Array.isArray(args.extraTools)) opts.extraTools = args.extraTools.map(hostTool)
   if (timing) opts.signal = timing.signal
   const tk = await tn.createToolkit(opts)
+  if (!tk) return { tools: null, status: null } // SPEC.md §3: null stays null, no handle kept
   const old = toolkits.get(args.handle)
   if (old) await old.close().catch(() => {})
   toolkits.set(args.handle, tk)
-  return { tools: tk.tools().map((t) => t.name), status: statusOf(tk.mcpStatus()) }
+  const list = tk.tools()
+  return { tools: Array.isArray(list) ? list.map((t) => t.name) : null, status: statusOf(tk.mcpStatus()) }
 }
 
 async function opToolkitClose(args) {
@@ -432,8 +466,9 @@ async function opMcpLoad(args, timing) {
   } else {
     src = await tn.loadMcp(input, { signal: timing ? timing.signal : new AbortController().signal })
   }
+  if (!src) return { tools: null, status: null } // SPEC.md §3: null stays null
   try {
-    return { tools: (src.tools ?? []).map((t) => t.name), status: statusOf(src.status) }
+    return { tools: Array.isArray(src.tools) ? src.tools.map((t) => t.name) : null, status: statusOf(src.status) }
   } finally {
     await src.close()
   }
@@ -448,15 +483,16 @@ async function opMcpList(args, timing) {
   } else {
     inv = await tn.listMcpTools(input, { signal: timing ? timing.signal : new AbortController().signal })
   }
+  if (!inv || !inv.tools) return { tools: null, status: inv ? statusOf(inv.status) : null }
   const tools = {}
-  for (const [server, list] of Object.entries(inv?.tools ?? {})) {
+  for (const [server, list] of Object.entries(inv.tools)) {
     tools[server] = (list ?? []).map((t) => ({
       name: t.name,
-      description: t.description ?? "",
-      inputSchema: t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : {},
+      description: t.description ?? null,
+      inputSchema: t.inputSchema ?? null,
     }))
   }
-  return { tools, status: statusOf(inv?.status) }
+  return { tools, status: statusOf(inv.status) }
 }
 
 const HANDLERS = {
@@ -521,13 +557,14 @@ async function handle(req) {
   try {
     const fn = HANDLERS[req.op]
     if (!fn) throw unsupported(`adapter: unknown op ${JSON.stringify(req.op)}`)
+    checkArgs(req.op, args)
     let result = await fn(args, timing)
     if (result === undefined || result === null) result = {}
     resp = { id: req.id, ok: true, result, warnings: cap.lines }
   } catch (e) {
     resp = {
       id: req.id, ok: false,
-      error: { kind: errorKind(req.op, e, timing), message: errMessage(e) },
+      error: { kind: errorKind(req.op, e), message: errMessage(e), ...(errorType(e) ? { type: errorType(e) } : {}) },
       warnings: cap.lines,
     }
   } finally {

@@ -167,17 +167,26 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def classify(exc: BaseException, timers: Optional["Timers"]) -> str:
-    fired = timers.fired if timers is not None else None
+def classify(exc: BaseException) -> str:
+    """SPEC.md §3: the kind comes from the exception's type only. The port's one cancellation
+    handle is an asyncio.Event, so a cancel and a deadline both surface as CancelledError
+    ("cancelled"); TimeoutError (toolnexus.RunTimeout included) is "deadline"."""
     leaves = _leaves(exc)
     if any(isinstance(e, _CANCEL_TYPES) for e in leaves):
-        return "deadline" if fired == "deadline" else "cancelled"
+        return "cancelled"
     first = leaves[0] if leaves else exc
     if isinstance(first, TimeoutError):  # includes toolnexus.RunTimeout
         return "deadline"
     if isinstance(first, (ValueError, TypeError, FileNotFoundError, IsADirectoryError, NotADirectoryError)):
         return "invalid"  # json.JSONDecodeError is a ValueError
     return "failed"
+
+
+def type_of(exc: BaseException) -> str:
+    """The exception's class as module.qualname ("asyncio.exceptions.CancelledError"), builtins bare."""
+    leaves = _leaves(exc)
+    cls = type(next((e for e in leaves if isinstance(e, _CANCEL_TYPES)), leaves[0] if leaves else exc))
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
 def message_of(exc: BaseException) -> str:
@@ -447,10 +456,12 @@ def make_host_tool(spec: dict[str, Any]) -> Any:
 
 
 def run_report(st: ClientState, res: Any, n0: int) -> dict[str, Any]:
+    # SPEC.md §3: what the port returned, nothing invented; a missing result stays None/null.
+    calls = getattr(res, "tool_calls", None)
     return {
-        "text": res.text if isinstance(res.text, str) else ("" if res.text is None else str(res.text)),
-        "turns": int(res.turns),
-        "toolCalls": [str(tc.get("name")) for tc in (res.tool_calls or [])],
+        "text": getattr(res, "text", None),
+        "turns": getattr(res, "turns", None),
+        "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
         "transformSaw": list(st.transform_saw),
         "hookSaw": list(st.hook_saw),
         "httpRequests": (st.recorder.count - n0) if st.recorder is not None else 0,
@@ -587,6 +598,8 @@ async def op_toolkit_create(args: dict[str, Any], req: Req) -> dict[str, Any]:
         raise
     if status == "err":
         raise val
+    if val is None:
+        return {"tools": None, "status": None}
     toolkits[handle] = holder
     return {"tools": [t.name for t in val.tools()], "status": dict(val.mcp_status())}
 
@@ -612,6 +625,8 @@ async def op_mcp_load(args: dict[str, Any], req: Req) -> dict[str, Any]:
     else:
         timers = req.make_timers(args)
         src = await tn.load_mcp_with_context(inp, cancel=timers.event)
+    if src is None:
+        return {"tools": None, "status": None}
     try:
         result = {"tools": [t.name for t in src.tools], "status": dict(src.status)}
     finally:
@@ -623,9 +638,11 @@ async def op_mcp_list(args: dict[str, Any], req: Req) -> dict[str, Any]:
     inp = config_input(need(args, "mcpConfig"))
     timers = req.make_timers(args)
     inv = await tn.list_mcp_tools(inp, cancel=timers.event)
+    if inv is None:
+        return {"tools": None, "status": None}
     tools = {
         server: [
-            {"name": ti.name, "description": ti.description or "", "inputSchema": _json_copy(ti.input_schema)}
+            {"name": ti.name, "description": ti.description, "inputSchema": _json_copy(ti.input_schema)}
             for ti in infos
         ]
         for server, infos in inv.tools.items()
@@ -653,6 +670,43 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Req], Any]] = {
 }
 
 
+# --- arguments ----------------------------------------------------------------------------------
+# The fields each op (and nested object) knows, as in schema/protocol.schema.json. SPEC.md §3: an
+# argument this adapter does not know is "unsupported", named.
+_TIMING = ["cancelAfterMs", "deadlineMs"]
+KNOWN_ARGS: dict[str, list[str]] = {
+    "hello": [], "shutdown": [],
+    "client.create": ["handle", "baseUrl", "style", "model", "apiKey", "systemPrompt", "maxTurns",
+                      "requestParams", "bodyTransform", "beforeLLM", "httpClient", "store"],
+    "client.run": ["client", "toolkit", "prompt", "stream", "history"],
+    "client.ask": ["client", "toolkit", "prompt", "id"],
+    "store.get": ["client", "id"], "store.identity": ["client", "id"], "store.save": ["client", "id", "messages"],
+    "toolkit.create": ["handle", "mcpConfig", "extraTools", *_TIMING],
+    "toolkit.close": ["toolkit"],
+    "mcp.load": ["mcpConfig", "context", *_TIMING], "mcp.list": ["mcpConfig", "context", *_TIMING],
+}
+KNOWN_NESTED = {
+    "bodyTransform": ["delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull"],
+    "beforeLLM": ["setLastUserContent", "tools"],
+    "mcpConfig": ["file", "inline"],
+}
+
+
+def check_args(op: str, args: dict[str, Any]) -> None:
+    def check(where: str, obj: dict[str, Any], names: list[str]) -> None:
+        for k in obj:
+            if k not in names:
+                raise AdapterError("unsupported", f"adapter: unknown argument {json.dumps(where + k)}")
+
+    check("", args, KNOWN_ARGS.get(op, list(args)))
+    for k, names in KNOWN_NESTED.items():
+        if isinstance(args.get(k), dict):
+            check(k + ".", args[k], names)
+    for t in args.get("extraTools") or []:
+        if isinstance(t, dict):
+            check("extraTools[].", t, ["name", "description", "inputSchema", "output"])
+
+
 # --- request loop -------------------------------------------------------------------------------
 async def dispatch(op: Any, args: dict[str, Any]) -> tuple:
     """Never raises (except when this task itself is cancelled). Returns ("ok", result)
@@ -662,6 +716,7 @@ async def dispatch(op: Any, args: dict[str, Any]) -> tuple:
         fn = HANDLERS.get(op)
         if fn is None:
             return ("err", "unsupported", f"adapter: unknown op {op!r}")
+        check_args(op, args)
         return ("ok", await fn(args, req))
     except AdapterError as e:
         return ("err", e.kind, str(e))
@@ -669,11 +724,11 @@ async def dispatch(op: Any, args: dict[str, Any]) -> tuple:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
             raise  # the adapter's own op cap cancelled us
-        return ("err", classify(e, req.timers), message_of(e))
+        return ("err", classify(e), message_of(e), type_of(e))
     except Exception as e:  # noqa: BLE001
-        return ("err", classify(e, req.timers), message_of(e))
+        return ("err", classify(e), message_of(e), type_of(e))
     except BaseExceptionGroup as e:  # noqa: BLE001 — e.g. a group of CancelledErrors from anyio
-        return ("err", classify(e, req.timers), message_of(e))
+        return ("err", classify(e), message_of(e), type_of(e))
     finally:
         req.close()
 
@@ -702,6 +757,8 @@ async def serve_one(rid: Any, op: Any, args: dict[str, Any]) -> dict[str, Any]:
     else:
         resp["ok"] = False
         resp["error"] = {"kind": outcome[1], "message": outcome[2]}
+        if len(outcome) > 3 and outcome[3]:
+            resp["error"]["type"] = outcome[3]
     resp["warnings"] = tee.drain()
     return resp
 

@@ -27,7 +27,6 @@ final class Adapter {
     private final Map<String, ClientEntry> clients = new LinkedHashMap<>();
     private final Map<String, Object> toolkits = new LinkedHashMap<>();
     private Port port; // loaded on first use, so hello still answers when the port is absent
-    private Timing currentTiming; // the timing of the op being served, for the error kind
     private boolean currentConfigOp;
 
     Adapter() {
@@ -71,7 +70,6 @@ final class Adapter {
         resp.put("id", req.id());
         Object result = null;
         Throwable error = null;
-        currentTiming = null;
         currentConfigOp = false;
         Warnings.begin();
         try {
@@ -88,13 +86,15 @@ final class Adapter {
         } else {
             Throwable t = Errors.unwrap(error);
             if (t instanceof Port.PortThrew && t.getCause() != null) t = t.getCause();
-            String kind = Errors.kind(t, currentTiming, currentConfigOp);
+            String kind = Errors.kind(t, currentConfigOp);
             if (Errors.FAILED.equals(kind) && !(t instanceof AdapterException)) {
                 t.printStackTrace(); // the runner shows stderr in failures
             }
             Map<String, Object> err = new LinkedHashMap<>();
             err.put("kind", kind);
             err.put("message", Errors.message(t));
+            String type = Errors.type(t);
+            if (type != null) err.put("type", type);
             resp.put("ok", false);
             resp.put("error", err);
         }
@@ -256,14 +256,15 @@ final class Adapter {
         try {
             long base = entry.rec().reset();
             Object res = call.run(entry.client(), tk);
-            if (res == null) throw AdapterException.failed("adapter: the port returned no RunResult");
+            // SPEC.md §3: what the port returned, nothing invented; a null result stays null.
             Map<String, Object> report = new LinkedHashMap<>();
-            Object text = Port.get(res, "text");
-            report.put("text", text == null ? "" : text.toString());
-            report.put("turns", Port.get(res, "turns"));
-            List<String> names = new ArrayList<>();
-            Object calls = Port.get(res, "toolCalls");
+            Object text = res == null ? null : Port.get(res, "text");
+            report.put("text", text == null ? null : text.toString());
+            report.put("turns", res == null ? null : Port.get(res, "turns"));
+            List<String> names = null;
+            Object calls = res == null ? null : Port.get(res, "toolCalls");
             if (calls instanceof List<?> list) {
+                names = new ArrayList<>();
                 for (Object tc : list) names.add(String.valueOf(Port.get(tc, "name")));
             }
             report.put("toolCalls", names);
@@ -333,7 +334,6 @@ final class Adapter {
 
     private Timing timing(Args a) {
         Timing t = new Timing(a.optLong("cancelAfterMs"), a.optLong("deadlineMs"));
-        currentTiming = t;
         currentConfigOp = true;
         return t;
     }
@@ -355,6 +355,7 @@ final class Adapter {
         Timing t = timing(a);
         if (t.set()) Port.set(opts, "cancelSignal", p.cancelSignal(t));
         Object tk = p.createToolkit(opts);
+        if (tk == null) return nullTools(); // no handle kept
         Object old = toolkits.put(a.str("handle"), tk);
         if (old != null) p.closeToolkit(old);
         Map<String, Object> r = new LinkedHashMap<>();
@@ -401,7 +402,7 @@ final class Adapter {
             throw AdapterException.unsupported("adapter: McpSource.load(input) takes no cancel signal, so no cancelAfterMs/deadlineMs");
         }
         Object src = noContext ? p.loadMcp(cfg) : p.loadMcpWithSignal(cfg, p.cancelSignal(t));
-        if (src == null) return Map.of("tools", List.of(), "status", Map.of());
+        if (src == null) return nullTools();
         try {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("tools", names(p, p.sourceTools(src)));
@@ -423,9 +424,10 @@ final class Adapter {
             throw AdapterException.unsupported("adapter: McpSource.listMcpTools(input) takes no cancel signal, so no cancelAfterMs/deadlineMs");
         }
         Object inv = noContext ? p.listMcpTools(cfg) : p.listMcpToolsWithSignal(cfg, p.cancelSignal(t));
+        if (inv == null) return nullTools();
         Map<String, Object> tools = new LinkedHashMap<>();
         Map<String, Object> status = new LinkedHashMap<>();
-        if (inv != null) {
+        {
             Object byServer = p.component("McpSource$McpInventory", inv, "tools");
             if (byServer instanceof Map<?, ?> m) {
                 for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -436,9 +438,9 @@ final class Adapter {
                             Object name = p.component("McpSource$ToolInfo", info, "name");
                             Object desc = p.component("McpSource$ToolInfo", info, "description");
                             Object schema = p.component("McpSource$ToolInfo", info, "inputSchema");
-                            one.put("name", name == null ? "" : name.toString());
-                            one.put("description", desc == null ? "" : desc.toString());
-                            one.put("inputSchema", schema == null ? Map.of() : Json.copy(schema));
+                            one.put("name", name == null ? null : name.toString());
+                            one.put("description", desc == null ? null : desc.toString());
+                            one.put("inputSchema", schema == null ? null : Json.copy(schema));
                             infos.add(one);
                         }
                     }
@@ -454,19 +456,27 @@ final class Adapter {
         return r;
     }
 
+    /** SPEC.md §3: the library returned null where the op reports tools and status. */
+    private static Map<String, Object> nullTools() {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("tools", null);
+        r.put("status", null);
+        return r;
+    }
+
+    /** The tool names, or null when the port gave no list. */
     private static List<String> names(Port p, List<Object> tools) {
+        if (tools == null) return null;
         List<String> out = new ArrayList<>();
-        if (tools != null) {
-            for (Object t : tools) out.add(p.toolName(t));
-        }
+        for (Object t : tools) out.add(p.toolName(t));
         return out;
     }
 
+    /** A copy of the status map, or null when the port gave none. */
     private static Map<String, Object> status(Map<?, ?> m) {
+        if (m == null) return null;
         Map<String, Object> out = new LinkedHashMap<>();
-        if (m != null) {
-            for (Map.Entry<?, ?> e : m.entrySet()) out.put(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
-        }
+        for (Map.Entry<?, ?> e : m.entrySet()) out.put(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
         return out;
     }
 }

@@ -25,7 +25,7 @@ final class Args {
         }
         Set<String> ok = Set.of(known);
         for (String k : m.keySet()) {
-            if (!ok.contains(k)) throw AdapterException.unsupported("adapter: " + op + ": unknown field \"" + k + "\"");
+            if (!ok.contains(k)) throw AdapterException.unsupported("adapter: unknown argument \"" + k + "\" (" + op + ")");
         }
     }
 

@@ -33,6 +33,11 @@ final class Errors {
         }
     }
 
+    /** The library's exception class (binary name); none for the adapter's own errors. */
+    static String type(Throwable t) {
+        return t instanceof AdapterException ? null : t.getClass().getName();
+    }
+
     /** The port's text, or the exception's name when it carries none. */
     static String message(Throwable t) {
         String m = t.getMessage();
@@ -42,17 +47,19 @@ final class Errors {
     /**
      * The protocol kind of {@code t}.
      *
-     * @param timing   the caller's cancel/deadline of this op, or null; it tells a cancellation
-     *                 caused by cancelAfterMs from one caused by deadlineMs
+     * The kind comes from the exception's class only (SPEC.md §3): the port's one cancellation
+     * handle for MCP loads is a {@code CancelSignal}, so a cancel and a deadline both surface as
+     * {@code CancellationException} ("cancelled"); its {@code TimeoutException}s are "deadline".
+     *
      * @param configOp true for ops whose input is an MCP config: there a JSON or file error is
      *                 a rejected input ("invalid"), not a failure while doing the work
      */
-    static String kind(Throwable t, Timing timing, boolean configOp) {
+    static String kind(Throwable t, boolean configOp) {
         if (t instanceof AdapterException ae) return ae.kind;
         String name = t.getClass().getName();
         if (t instanceof java.util.concurrent.CancellationException
                 || name.equals(PKG + "LlmClient$CancelledException")) {
-            return timing != null ? timing.kindOfCancel() : CANCELLED;
+            return CANCELLED;
         }
         if (t instanceof java.util.concurrent.TimeoutException
                 || t instanceof java.net.http.HttpTimeoutException

@@ -41,10 +41,4 @@ final class Timing {
         }
         return true;
     }
-
-    /** The kind of a cancellation the port reported: whichever limit fired (cancelled if none). */
-    String kindOfCancel() {
-        cancelled();
-        return Errors.DEADLINE.equals(fired) ? Errors.DEADLINE : Errors.CANCELLED;
-    }
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"toolnexus-conformance/internal/merge"
+	"toolnexus-conformance/internal/report"
+	"toolnexus-conformance/internal/suite"
+)
+
+// cmdMerge joins the results.json of separate runs (e.g. one CI job per port) and writes the
+// reports one combined run would have written; it exits as that run would have.
+func cmdMerge(args []string) int {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml and report.html here")
+	quiet := fs.Bool("quiet", false, "no matrix on stdout")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] results.json...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "conformance merge: name at least one results.json")
+		return 2
+	}
+	var in []merge.Input
+	for _, path := range fs.Args() {
+		doc, err := report.ReadResults(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conformance merge:", err)
+			return 2
+		}
+		in = append(in, merge.Input{Path: path, Doc: doc})
+	}
+	m, err := merge.Merge(in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance", err)
+		return 2
+	}
+	ok := true
+	if *reportDir != "" {
+		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance merge:", err)
+			return 2
+		}
+		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions)
+	}
+	if !*quiet {
+		ids := make([]string, len(m.Catalogue))
+		for i, e := range m.Catalogue {
+			ids[i] = e[0]
+		}
+		report.Matrix(os.Stdout, ids, m.Results, isTerminal(os.Stdout))
+	}
+	code := 0
+	for _, r := range m.Results {
+		if r.Unexpected() > 0 {
+			code = 1
+		}
+	}
+	if !ok && code == 0 {
+		code = 2
+	}
+	return code
+}
+
+// publish writes the reports into dir and, under GitHub Actions, appends report.md to the
+// step summary; it says on stderr what it could not write and reports whether all went.
+func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions) bool {
+	ok := true
+	paths, err := report.WriteFiles(dir, cat, results, v)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		ok = false
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	fmt.Fprintf(os.Stderr, "conformance: reports in %s: %s\n", dir, strings.Join(names, ", "))
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
+		if err := report.AppendFile(summary, filepath.Join(dir, "report.md")); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance: step summary:", err)
+			ok = false
+		}
+	}
+	return ok
+}

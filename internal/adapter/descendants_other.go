@@ -1,0 +1,13 @@
+//go:build !linux
+
+package adapter
+
+// Elsewhere only the process group is killed: finding escaped descendants needs /proc.
+
+func becomeSubreaper() {}
+
+type procInfo struct{}
+
+func (p *Process) descendants() map[int]procInfo { return nil }
+
+func (p *Process) sweep(map[int]procInfo) []Leak { return nil }

@@ -1,0 +1,185 @@
+// Package chaos is a deliberately misbehaving adapter, one mode per way an adapter can fail
+// the runner: the harness's own tests start it (through a test binary's TestMain, or
+// cmd/chaos) and check that the runner outlives it, names it, and leaves nothing behind.
+//
+// Every mode answers hello properly (except exit-at-start and hang-hello) and applies its
+// fault to the first request after hello, the "fault op"; "good" never misbehaves.
+package chaos
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// EnvMode selects the mode; a test binary that sees it set plays the chaos adapter.
+const EnvMode = "CHAOS_MODE"
+
+// Modes lists every mode with the fault it plays.
+var Modes = map[string]string{
+	"good":             "answers every request (unsupported for all but hello)",
+	"exit-at-start":    "exits 1 before reading anything",
+	"hang-hello":       "never answers, not even hello",
+	"crash":            "answers hello, then panics and exits 2",
+	"garbage":          "writes a line that is not JSON",
+	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
+	"huge":             "writes one line that never ends",
+	"closed-stdout":    "closes stdout and stays alive",
+	"hang":             "answers hello, then nothing",
+	"wrong-id":         "answers with another request's id",
+	"duplicate":        "answers once, then writes the same answer again at once",
+	"duplicate-late":   "answers once, then writes the same answer again just before answering the next request",
+	"trailing-garbage": "answers once, then writes a line that is not JSON",
+	"ansi-error":       "reports a port error whose message holds escape sequences",
+	"schema":           "answers ok without a result",
+	"stderr-flood":     "writes 32 MiB of escape sequences to stderr, then answers",
+	"escape":           "starts a child in a new session that holds the pipes, then behaves",
+	"escape-crash":     "starts a child in a new session that holds the pipes, then crashes",
+	"sleeper":          "(the escaped child itself) sleeps",
+}
+
+// lateDuplicate is the request duplicate-late answers again, before the next answer.
+var lateDuplicate int
+
+// lifetime bounds every sleep, so a chaos process the runner failed to kill still ends.
+const lifetime = 2 * time.Minute
+
+// Main plays the mode named by CHAOS_MODE and exits.
+func Main() {
+	mode := os.Getenv(EnvMode)
+	if _, ok := Modes[mode]; !ok {
+		fmt.Fprintf(os.Stderr, "chaos: unknown mode %q\n", mode)
+		os.Exit(2)
+	}
+	switch mode {
+	case "exit-at-start":
+		fmt.Fprintln(os.Stderr, "chaos: refusing to start")
+		os.Exit(1)
+	case "sleeper":
+		time.Sleep(lifetime)
+		os.Exit(0)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	faulted := false
+	for sc.Scan() {
+		var req struct {
+			ID int    `json:"id"`
+			Op string `json:"op"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			fmt.Fprintf(os.Stderr, "chaos: bad request %q\n", sc.Text())
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "chaos %s: got %s\n", mode, req.Op)
+		switch {
+		case req.Op == "shutdown":
+			answer(out, req.ID, `"ok":true,"result":{}`)
+			os.Exit(0)
+		case req.Op == "hello" && mode == "hang-hello":
+			time.Sleep(lifetime)
+			os.Exit(0)
+		case req.Op == "hello":
+			if strings.HasPrefix(mode, "escape") {
+				escape()
+			}
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			continue
+		case mode == "ansi-error":
+			answer(out, req.ID, `"ok":false,"error":{"kind":"failed","message":"\u001b]0;pwned\u0007\u001b[31mboom\u009b"}`)
+			continue
+		case mode == "good" || faulted:
+			if lateDuplicate != 0 {
+				answer(out, lateDuplicate, unsupported)
+				lateDuplicate = 0
+			}
+			answer(out, req.ID, unsupported)
+			continue
+		}
+		faulted = true
+		fault(out, mode, req.ID)
+	}
+}
+
+const unsupported = `"ok":false,"error":{"kind":"unsupported","message":"the chaos adapter supports only hello"}`
+
+func answer(out *bufio.Writer, id int, body string) {
+	fmt.Fprintf(out, `{"id":%d,%s,"warnings":[]}`+"\n", id, body)
+	if err := out.Flush(); err != nil {
+		os.Exit(3)
+	}
+}
+
+func fault(out *bufio.Writer, mode string, id int) {
+	switch mode {
+	case "crash", "escape-crash":
+		fmt.Fprintln(os.Stderr, "panic: chaos crash")
+		os.Exit(2)
+	case "garbage":
+		fmt.Fprintln(out, "this is not JSON")
+	case "binary":
+		out.WriteString("\x00\xff\xfe\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x9b\n")
+	case "huge":
+		chunk := strings.Repeat("a", 64*1024)
+		for { // until the runner stops reading and kills us
+			if _, err := out.WriteString(chunk); err != nil {
+				os.Exit(3)
+			}
+		}
+	case "closed-stdout":
+		_ = out.Flush()
+		_ = os.Stdout.Close()
+		time.Sleep(lifetime)
+		os.Exit(0)
+	case "hang":
+		time.Sleep(lifetime)
+		os.Exit(0)
+	case "wrong-id":
+		answer(out, id+7, unsupported)
+	case "duplicate":
+		answer(out, id, unsupported)
+		answer(out, id, unsupported)
+	case "duplicate-late":
+		answer(out, id, unsupported)
+		lateDuplicate = id
+	case "trailing-garbage":
+		answer(out, id, unsupported)
+		fmt.Fprintln(out, "\x1b[31mtrailing garbage")
+	case "schema":
+		fmt.Fprintf(out, `{"id":%d,"ok":true,"warnings":[]}`+"\n", id)
+	case "stderr-flood":
+		line := strings.Repeat("\x1b[31mflood\x1b]0;title\x07 \xff", 100) + "\n"
+		for n := 0; n < 32<<20; n += len(line) {
+			os.Stderr.WriteString(line)
+		}
+		answer(out, id, unsupported)
+	default:
+		answer(out, id, unsupported)
+	}
+	_ = out.Flush()
+}
+
+// escape starts a copy of this program as the sleeper, in a new session (so outside the
+// adapter's process group), holding the adapter's stdout and stderr.
+func escape() {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(2)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), EnvMode+"=sleeper")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(2)
+	}
+	fmt.Fprintf(os.Stderr, "chaos: escaped child pid %d\n", cmd.Process.Pid)
+}

@@ -1,0 +1,153 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func builder(t *testing.T) *Builder {
+	return &Builder{Cache: t.TempDir(), Timeout: 2 * time.Minute, Getenv: func(string) string { return "" },
+		Progress: func(f string, a ...any) { t.Logf(f, a...) }}
+}
+
+func TestFind(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"golang/go.mod": "module github.com/muthuishere/toolnexus/golang\n", "js/package.json": "{}",
+		"clojure/deps.edn": "{}", "elixir/mix.exs": "", "docs/index.md": "",
+	})
+	tr, err := Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]string{"go": filepath.Join(root, "golang"), "js": filepath.Join(root, "js")}, tr.Ports); d != "" {
+		t.Errorf("ports (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"clojure (deps.edn)", "elixir (mix.exs)"}, tr.Unadapted); d != "" {
+		t.Errorf("unadapted (-want +got):\n%s", d)
+	}
+	if _, err := Find(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no toolnexus port") {
+		t.Errorf("an empty tree: %v", err)
+	}
+}
+
+func TestBuildMissingToolIsAbsent(t *testing.T) {
+	tr, err := Find(writeTree(t, map[string]string{"js/package.json": "{}"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := builder(t)
+	b.LookPath = func(tool string) (string, error) {
+		if tool == "npm" {
+			return "", errors.New("nope")
+		}
+		return "/bin/" + tool, nil
+	}
+	o := b.Build(context.Background(), tr, "js")
+	if o.Absent != "npm not found" || o.Broken != "" || o.Env != nil {
+		t.Errorf("js without npm = %+v, want absent: npm not found", o)
+	}
+}
+
+// TestBuildFailureIsBroken runs a real npm on a package whose build script fails: the port is
+// broken with the build log's tail, and nothing was written into the checkout.
+func TestBuildFailureIsBroken(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm not here")
+	}
+	root := writeTree(t, map[string]string{"js/package.json": `{"name":"x","version":"1.0.0","scripts":{"build":"echo compile error TS2304 >&2 && exit 2"}}`})
+	tr, _ := Find(root)
+	o := builder(t).Build(context.Background(), tr, "js")
+	if o.Broken == "" || !strings.Contains(o.Broken, "TS2304") || o.Absent != "" {
+		t.Errorf("a failing build = %+v, want broken with the log tail", o)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "js"))
+	if len(entries) != 1 {
+		t.Errorf("the build wrote into the checkout: %v", entries)
+	}
+}
+
+func TestBuildEnv(t *testing.T) {
+	root := writeTree(t, map[string]string{"golang/go.mod": "module m\n", "js/package.json": "{}"})
+	tr, _ := Find(root)
+	b := builder(t)
+	if o := b.Build(context.Background(), tr, "go"); !cmp.Equal(o.Env, []string{"TOOLNEXUS_GO=" + filepath.Join(root, "golang")}) {
+		t.Errorf("go: %+v", o)
+	}
+	if o := b.Build(context.Background(), nil, "python@0.15.0"); !cmp.Equal(o.Env, []string{"TOOLNEXUS_PYTHON_VERSION=0.15.0"}) {
+		t.Errorf("python@0.15.0: %+v", o)
+	}
+	if o := b.Build(context.Background(), nil, "go@v0.15.0"); !strings.Contains(o.Absent, "needs --toolnexus") {
+		t.Errorf("go@ref without a tree: %+v", o)
+	}
+	if o := b.Build(context.Background(), tr, "java"); !strings.Contains(o.Absent, "holds no java port") {
+		t.Errorf("java not in the tree: %+v", o)
+	}
+	b.Getenv = func(k string) string { return map[string]string{"TOOLNEXUS_JS": "/mine"}[k] }
+	if o := b.Build(context.Background(), tr, "js"); o.Env != nil || o.Absent != "" || o.Broken != "" {
+		t.Errorf("TOOLNEXUS_JS set by the user must win: %+v", o)
+	}
+}
+
+// TestBuildAtRef extracts a port at a tag of a git checkout, not the working tree's version.
+func TestBuildAtRef(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not here")
+	}
+	root := writeTree(t, map[string]string{"golang/go.mod": "module m // v1\n"})
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "v1")
+	git("tag", "v1")
+	if err := os.WriteFile(filepath.Join(root, "golang", "go.mod"), []byte("module m // v2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := Find(root)
+	o := builder(t).Build(context.Background(), tr, "go@v1")
+	if len(o.Env) != 1 || !strings.HasPrefix(o.Env[0], "TOOLNEXUS_GO=") {
+		t.Fatalf("go@v1: %+v", o)
+	}
+	dir := strings.TrimPrefix(o.Env[0], "TOOLNEXUS_GO=")
+	if b, _ := os.ReadFile(filepath.Join(dir, "go.mod")); string(b) != "module m // v1\n" {
+		t.Errorf("go@v1 built from %s holding %q, want the v1 go.mod", dir, b)
+	}
+	if o := builder(t).Build(context.Background(), tr, "go@nope"); !strings.Contains(o.Absent, `ref "nope"`) {
+		t.Errorf("unknown ref: %+v", o)
+	}
+}
+
+func TestJavaDeps(t *testing.T) {
+	deps, v := javaDeps("version = '0.16.0'\ndependencies {\n    api 'io.modelcontextprotocol.sdk:mcp:2.0.0'\n    implementation \"org.yaml:snakeyaml:2.3\"\n" +
+		"    testImplementation 'org.junit.jupiter:junit-jupiter'\n    implementation platform('x:y:1')\n}\n")
+	if d := cmp.Diff([]string{"io.modelcontextprotocol.sdk:mcp:2.0.0", "org.yaml:snakeyaml:2.3"}, deps); d != "" || v != "0.16.0" {
+		t.Errorf("deps (-want +got):\n%s\nversion %q", d, v)
+	}
+}

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"toolnexus-conformance/internal/suite"
+	"toolnexus-conformance/steps"
+)
+
+// ReadResults reads a results.json document written by JSON.
+func ReadResults(path string) (Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Results{}, err
+	}
+	var doc Results
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return Results{}, fmt.Errorf("%s: not a results.json document: %w", path, err)
+	}
+	if doc.Version != ResultsVersion {
+		return Results{}, fmt.Errorf("%s: results.json version %d, this harness reads version %d", path, doc.Version, ResultsVersion)
+	}
+	return doc, nil
+}
+
+// CatalogueOf is the document's catalogue as [ID, title] pairs, as suite.Catalogue returns it.
+func (d Results) CatalogueOf() [][2]string {
+	out := make([][2]string, len(d.Catalogue))
+	for i, e := range d.Catalogue {
+		out[i] = [2]string{e.ID, e.Title}
+	}
+	return out
+}
+
+// PortResult turns one port of a results.json back into the run's result, so every report can
+// be rendered again from it (NewResults's inverse: keep the two in step when adding a field).
+func (p PortResults) PortResult() *suite.PortResult {
+	r := &suite.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
+		Reason: p.Reason, LogTail: p.LogTail, HarnessErr: p.HarnessError, Interrupted: p.Interrupted,
+		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Cells: map[string]suite.Verdict{},
+		Expectations: &suite.Expectations{}}
+	if p.Present {
+		r.Identity = map[string]any{"library": p.Library, "version": p.Version, "runtime": p.Runtime}
+	}
+	for k, v := range p.Cells {
+		r.Cells[k] = suite.Verdict(v)
+	}
+	for _, x := range p.Expectations {
+		feature, name, _ := strings.Cut(x.Scenario, ": ")
+		r.Expectations.Entries = append(r.Expectations.Entries, &suite.Entry{
+			Key:    suite.Key{Feature: feature, Name: name, Row: x.Row},
+			Status: steps.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line})
+	}
+	for i, s := range p.Scenarios {
+		o := steps.Outcome{Scenario: s.Name, URI: s.URI, Tags: append([]string(nil), s.Tags...), Status: steps.Status(s.Status),
+			Message: s.Message, Elapsed: time.Duration(s.ElapsedMs) * time.Millisecond, Stderr: s.Stderr,
+			// The document keeps no gherkin node ids; any id unique to the scenario lets the
+			// reports find its verdict (the rows of one outline share a name and a file).
+			AstNodeIDs: []string{strconv.Itoa(i)}}
+		for _, b := range s.Bodies {
+			o.Bodies = append(o.Bodies, b)
+		}
+		r.Scenarios = append(r.Scenarios, o)
+		key := suite.Key{Feature: filepath.Base(s.URI), Name: s.Name, Row: s.Row}
+		r.Judged = append(r.Judged, suite.Judged{Key: key, Status: o.Status, Verdict: suite.Verdict(s.Verdict),
+			Fingerprint: s.Fingerprint, Evidence: evidenceOf(o), Entry: r.Expectations.Find(key), Note: s.Note})
+	}
+	return r
+}
+
+// evidenceOf is what judging put in Judged.Evidence: none for a pass, interrupt or breaker.
+func evidenceOf(o steps.Outcome) string {
+	switch o.Status {
+	case steps.StatusPass, steps.StatusInterrupted, steps.StatusUnresponsive:
+		return ""
+	}
+	return suite.Evidence(o.Message)
+}

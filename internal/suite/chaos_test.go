@@ -1,0 +1,215 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"toolnexus-conformance/internal/adapter"
+	"toolnexus-conformance/internal/chaos"
+	"toolnexus-conformance/internal/ports"
+)
+
+// This test binary also plays the chaos adapter (init runs before TestMain).
+func init() {
+	if os.Getenv(chaos.EnvMode) != "" {
+		chaos.Main()
+		os.Exit(0)
+	}
+}
+
+// chaosRoot is a copy of the harness root (symlinks) whose runners/ holds the reference's
+// runner and one "chaos-<mode>" implementation per mode, each prepared to this binary.
+func chaosRoot(t testing.TB, root string, modes ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "runners" && e.Name() != ".cache" {
+			if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "runners"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "runners", "go"), filepath.Join(dir, "runners", "go")); err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	for _, mode := range modes {
+		argv, _ := json.Marshal([]string{"/usr/bin/env", chaos.EnvMode + "=" + mode, "GORACE=atexit_sleep_ms=0", exe})
+		runner := filepath.Join(dir, "runners", "chaos-"+mode)
+		script := "#!/usr/bin/env bash\necho '" + string(argv) + "'\n"
+		if err := os.MkdirAll(runner, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(runner, "prepare"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestChaosBesideReference runs the reference beside chaos implementations: the reference's
+// column stays intact, each chaos column is red with the fault named, nothing is left over.
+func TestChaosBesideReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Go adapter")
+	}
+	root, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults := map[string]string{ // the first op after hello is the one each mode breaks
+		"crash":        "exited (exit status 2) during toolkit.create",
+		"escape-crash": "had left its process group and was killed",
+		"binary":       `broke the protocol during toolkit.create (not JSON: invalid character '\x00' looking for beginning of value) with the line \x00\xff\xfe\x1b]0;pwned\x07`,
+		"hang":         "did not answer toolkit.create within 5s",
+		"duplicate":    "wrote an extra line after answering toolkit.create (request 3)",
+		// A port-level error, not a broken adapter: the step quotes it, escaped.
+		"ansi-error": `failed: \x1b]0;pwned\x07\x1b[31mboom\u009b`,
+	}
+	var modes []string
+	for m := range faults {
+		modes = append(modes, m)
+	}
+	modes = append(modes, "escape")
+	dir := chaosRoot(t, root, modes...)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // scenario dirs land here, so leftovers are ours to see
+	exe, _ := os.Executable()
+	socketsBefore := listeningSockets(t)
+	var progress lockedBuffer
+	impls := []string{"reference"}
+	for _, m := range modes {
+		impls = append(impls, "chaos-"+m)
+	}
+	began := time.Now()
+	results, err := Run(context.Background(), Options{
+		Root: dir, Cache: filepath.Join(root, ".cache"), Ports: impls,
+		Tags: "@G1.2,@A5.1", CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
+		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"}, Progress: &progress,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("run took %s", time.Since(began))
+	byName := map[string]*PortResult{}
+	for _, r := range results {
+		byName[r.Port] = r
+	}
+
+	ref := byName["reference"]
+	if !ref.Present || len(ref.Scenarios) != 3 || ref.HarnessErr != "" || ref.Unexpected() != 0 {
+		t.Fatalf("reference column not intact: present %v (%s), %d scenarios, harness error %q, %d unexpected",
+			ref.Present, ref.Reason, len(ref.Scenarios), ref.HarnessErr, ref.Unexpected())
+	}
+	for _, o := range ref.Scenarios {
+		if o.Status != "pass" {
+			t.Errorf("reference: %s: %s %s", o.Scenario, o.Status, o.Message)
+		}
+	}
+	for mode, fault := range faults {
+		r := byName["chaos-"+mode]
+		if !r.Present || len(r.Scenarios) != 3 || r.Unexpected() == 0 {
+			t.Errorf("chaos-%s: present %v (%s), %d scenarios, %d unexpected; want 3 scenarios, red",
+				mode, r.Present, r.Reason, len(r.Scenarios), r.Unexpected())
+			continue
+		}
+		// Every scenario fails, except that a duplicate is only seen by the next request:
+		// the scenario whose last request got two answers ended before it could be told.
+		named := 0
+		for _, o := range r.Scenarios {
+			if (mode == "ansi-error" || strings.Contains(o.Message, `adapter "chaos-`+mode+`" `)) && strings.Contains(o.Message, fault) {
+				named++
+			}
+			if o.Status == "pass" || (o.Status != "fail" && mode != "duplicate") {
+				t.Errorf("chaos-%s: %s: %s %q", mode, o.Scenario, o.Status, o.Message)
+			}
+		}
+		if named == 0 {
+			t.Errorf("chaos-%s: no scenario names the adapter and %q: %+v", mode, fault, r.Scenarios)
+		}
+	}
+	// A well-behaved adapter whose escaped child outlives its shutdown: the leak is its own.
+	if r := byName["chaos-escape"]; !strings.Contains(r.HarnessErr, "outside its process group after shutdown") || r.Unexpected() == 0 {
+		t.Errorf("chaos-escape: harness error %q, %d unexpected; want the leak, red", r.HarnessErr, r.Unexpected())
+	}
+	if out, _ := json.Marshal(results); !inertJSON(out) || !utf8.Valid(progress.Bytes()) || bytes.ContainsAny(progress.Bytes(), "\x1b\x07\x00") {
+		t.Errorf("raw adapter bytes reached the results or the progress output")
+	}
+
+	if left := adapterProcesses(); len(left) > 0 {
+		t.Errorf("adapter processes left after the run: %v", left)
+	}
+	if after := listeningSockets(t); after > socketsBefore {
+		t.Errorf("%d listening sockets before the run, %d after", socketsBefore, after)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("temp entries left after the run: %v", names)
+	}
+}
+
+// inertJSON: JSON escapes control characters itself; what must not appear is an escaped
+// ESC/BEL/NUL (which a report would print raw) or a replacement for invalid UTF-8.
+func inertJSON(b []byte) bool {
+	for _, bad := range []string{`\u001b`, `\u0007`, `\u0000`, "\ufffd"} {
+		if bytes.Contains(b, []byte(bad)) {
+			return false
+		}
+	}
+	return true
+}
+
+// adapterProcesses lists live processes started as (or by) an adapter of this test process.
+func adapterProcesses() []string {
+	var out []string
+	want := []byte(adapter.EnvToken + "=" + strconv.Itoa(os.Getpid()) + "-")
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, want) {
+			cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return out
+}
+
+// lockedBuffer is a progress writer the port goroutines may share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Bytes()
+}

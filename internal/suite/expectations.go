@@ -1,0 +1,267 @@
+package suite
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"toolnexus-conformance/steps"
+)
+
+// Expectations is one implementation's expectations/<implementation>.txt: the scenarios it
+// is known to fail (or not to support), each with the evidence of that failure and a reason.
+// The format is in SPEC.md §2:
+//
+//	version: <the implementation's hello version the file was written against>
+//
+//	scenario: <feature file>: <scenario name>
+//	row: <example row cells joined by " | ">        (outline rows only)
+//	status: fail | unsupported
+//	fingerprint: <Fingerprint of the failure message>
+//	evidence: <the failure message on one line>
+//	reason: <why, as seen on the wire>
+type Expectations struct {
+	Path    string
+	Version string
+	Entries []*Entry
+}
+
+// Entry is one expected non-pass scenario.
+type Entry struct {
+	Key         Key
+	Status      steps.Status
+	Fingerprint string
+	Evidence    string
+	Reason      string
+	Line        int    // of "scenario:"
+	File        string // the file, relative to the root ("expectations/python.txt")
+}
+
+// ExpectationsPath is where an implementation's expectations live.
+func ExpectationsPath(root, implementation string) string {
+	return filepath.Join(root, "expectations", implementation+".txt")
+}
+
+// LoadExpectations reads and checks one file against the declared scenarios: every entry must
+// name a scenario that exists, once, with a status, a fingerprint and a reason. Every problem
+// is reported as file:line. A missing file is an empty set.
+func LoadExpectations(path string, features *Features) (*Expectations, error) {
+	ex := &Expectations{Path: path}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ex, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var errs []string
+	bad := func(line int, format string, args ...any) {
+		errs = append(errs, fmt.Sprintf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)))
+	}
+	var cur *Entry
+	seen := map[Key]int{}
+	finish := func() {
+		if cur == nil {
+			return
+		}
+		switch {
+		case cur.Status == "":
+			bad(cur.Line, "%s has no status: (fail or unsupported)", cur.Key)
+		case cur.Fingerprint == "":
+			bad(cur.Line, "%s has no fingerprint: (run with --update-expected to record it)", cur.Key)
+		case cur.Reason == "":
+			bad(cur.Line, "%s has no reason: every expectation needs one", cur.Key)
+		}
+		if features != nil {
+			if _, ok := features.ByKey(cur.Key); !ok {
+				bad(cur.Line, "%s matches no scenario in features/%s", cur.Key, nearest(features, cur.Key))
+			}
+		}
+		if first, dup := seen[cur.Key]; dup {
+			bad(cur.Line, "%s is listed twice (first at line %d)", cur.Key, first)
+		}
+		seen[cur.Key] = cur.Line
+		ex.Entries = append(ex.Entries, cur)
+		cur = nil
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		v = strings.TrimSpace(v)
+		if !ok {
+			bad(n, "%q is not \"<field>: <value>\"", line)
+			continue
+		}
+		switch k {
+		case "version":
+			if ex.Version != "" || len(ex.Entries) > 0 || cur != nil {
+				bad(n, "version: must be given once, before the entries")
+			}
+			ex.Version = v
+		case "scenario":
+			finish()
+			feature, name, ok := strings.Cut(v, ": ")
+			if !ok || !strings.HasSuffix(feature, ".feature") || strings.TrimSpace(name) == "" {
+				bad(n, "scenario: must be \"<file>.feature: <scenario name>\", got %q", v)
+			}
+			cur = &Entry{Key: Key{Feature: feature, Name: strings.TrimSpace(name)}, Line: n, File: shortPath(path)}
+		case "row", "status", "fingerprint", "evidence", "reason":
+			if cur == nil {
+				bad(n, "%s: before any scenario:", k)
+				continue
+			}
+			switch k {
+			case "row":
+				cur.Key.Row = v
+			case "status":
+				switch steps.Status(v) {
+				case steps.StatusFail, steps.StatusUnsupported:
+					cur.Status = steps.Status(v)
+				default:
+					bad(n, "status %q: must be fail or unsupported", v)
+				}
+			case "fingerprint":
+				cur.Fingerprint = v
+			case "evidence":
+				cur.Evidence = v
+			case "reason":
+				cur.Reason = v
+			}
+		default:
+			bad(n, "unknown field %q (fields: version, scenario, row, status, fingerprint, evidence, reason)", k)
+		}
+	}
+	finish()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.New(strings.Join(errs, "\n"))
+	}
+	return ex, nil
+}
+
+// nearest helps a reader fix an entry that names no scenario.
+func nearest(f *Features, k Key) string {
+	var rows []string
+	for _, s := range f.Scenarios {
+		if s.Key.Feature == k.Feature && s.Key.Name == k.Name {
+			rows = append(rows, "["+s.Key.Row+"]")
+		}
+	}
+	if len(rows) > 0 {
+		return k.Feature + " (that scenario's rows: " + strings.Join(rows, ", ") + ")"
+	}
+	return k.Feature
+}
+
+// Find is the entry for one scenario, or nil.
+func (e *Expectations) Find(k Key) *Entry {
+	if e == nil {
+		return nil
+	}
+	for _, x := range e.Entries {
+		if x.Key == k {
+			return x
+		}
+	}
+	return nil
+}
+
+// Update rewrites the file from this run: scenarios the run selected get an entry when they
+// did not pass (new or changed evidence is marked UNVERIFIED for a person to check and reword)
+// and lose it when they passed; entries for scenarios the run did not select are kept as they
+// are. It returns the keys added, changed and dropped.
+func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, err error) {
+	if !r.Present {
+		return nil, nil, nil, fmt.Errorf("%s did not run; nothing to record", r.Port)
+	}
+	ran := map[Key]*Judged{}
+	for i := range r.Judged {
+		ran[r.Judged[i].Key] = &r.Judged[i]
+	}
+	var out []*Entry
+	for _, x := range e.Entries {
+		j, selected := ran[x.Key]
+		if !selected || j.Status == steps.StatusInterrupted || j.Status == steps.StatusUnresponsive {
+			out = append(out, x)
+			continue
+		}
+		if j.Status == steps.StatusPass {
+			dropped = append(dropped, x.Key.String())
+			continue
+		}
+		if x.Fingerprint != j.Fingerprint || x.Status != j.Status {
+			y := *x
+			y.Status, y.Fingerprint, y.Evidence = j.Status, j.Fingerprint, j.Evidence
+			if !strings.HasPrefix(y.Reason, "UNVERIFIED") {
+				y.Reason = "UNVERIFIED (evidence changed; was: " + x.Evidence + "): " + x.Reason
+			}
+			out = append(out, &y)
+			changed = append(changed, x.Key.String())
+			continue
+		}
+		out = append(out, x)
+	}
+	for _, j := range r.Judged {
+		if j.Status != steps.StatusFail && j.Status != steps.StatusUnsupported || e.Find(j.Key) != nil {
+			continue
+		}
+		out = append(out, &Entry{Key: j.Key, Status: j.Status, Fingerprint: j.Fingerprint,
+			Evidence: j.Evidence, Reason: "UNVERIFIED: read the wire bodies and say why"})
+		added = append(added, j.Key.String())
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Key.String() < out[b].Key.String() })
+	if len(out) == 0 && len(e.Entries) == 0 {
+		if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
+			return nil, nil, nil, nil // nothing to expect, no file to write
+		}
+	}
+	e.Entries = out
+	if v := r.Version(); v != "" {
+		e.Version = v
+	}
+	return added, changed, dropped, e.Write(r.Port)
+}
+
+// Write saves the file.
+func (e *Expectations) Write(implementation string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Expectations for the %s implementation: scenarios it is known not to pass, with the\n", implementation)
+	b.WriteString("# evidence the run saw (format: SPEC.md §2). `conformance run --ports " + implementation + " --update-expected`\n")
+	b.WriteString("# rewrites the entries of the scenarios it ran; UNVERIFIED reasons must be checked and reworded.\n")
+	fmt.Fprintf(&b, "version: %s\n", e.Version)
+	for _, x := range e.Entries {
+		fmt.Fprintf(&b, "\nscenario: %s: %s\n", x.Key.Feature, x.Key.Name)
+		if x.Key.Row != "" {
+			fmt.Fprintf(&b, "row: %s\n", x.Key.Row)
+		}
+		fmt.Fprintf(&b, "status: %s\nfingerprint: %s\nevidence: %s\nreason: %s\n", x.Status, x.Fingerprint,
+			oneLineText(x.Evidence), oneLineText(x.Reason))
+	}
+	if err := os.MkdirAll(filepath.Dir(e.Path), 0o755); err != nil {
+		return err
+	}
+	tmp := e.Path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, e.Path)
+}
+
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// shortPath is "expectations/<file>" for messages.
+func shortPath(path string) string {
+	return filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))
+}

@@ -1,0 +1,218 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/steps"
+)
+
+func realFeatures(t *testing.T) *Features {
+	t.Helper()
+	root, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := LoadFeatures(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Two G1.4 rows: the anthropic run row is listed; the openai run row now fails too.
+const (
+	g14Feature   = "gap1-request-shaping.feature"
+	g14Name      = "with no shaping option the body keeps this port's pre-change keys"
+	knownMessage = "LLM request 1 key set differs (-want +got):\n  []string{\"max_tokens\", + \"system\"}"
+)
+
+func g14(f *Features, t *testing.T, style, mode string) Scenario {
+	t.Helper()
+	for _, s := range f.Scenarios {
+		if s.Key.Feature == g14Feature && s.Key.Name == g14Name+" ("+style+" "+mode+")" {
+			return s
+		}
+	}
+	t.Fatalf("no G1.4 %s %s scenario", style, mode)
+	return Scenario{}
+}
+
+func outcomeOf(s Scenario, status steps.Status, msg string) steps.Outcome {
+	return steps.Outcome{Scenario: s.Key.Name, URI: "features/" + s.Key.Feature, Tags: s.Tags,
+		AstNodeIDs: strings.Split(s.astKey, "/"), Status: status, Message: msg}
+}
+
+func listed(s Scenario, status steps.Status, msg string) *Expectations {
+	return &Expectations{Entries: []*Entry{{Key: s.Key, Status: status, Fingerprint: Fingerprint(msg),
+		Evidence: Evidence(msg), Reason: "anthropic body carries system", Line: 3, File: "expectations/js.txt"}}}
+}
+
+func judged(f *Features, ex *Expectations, outs ...steps.Outcome) *PortResult {
+	r := &PortResult{Port: "js", Present: true, Scenarios: outs, Expectations: ex}
+	r.JudgeScenarios(f)
+	r.Judge([]string{"G1.4"})
+	return r
+}
+
+func TestNewFailureInsideAListedIDIsRed(t *testing.T) {
+	f := realFeatures(t)
+	known, other := g14(f, t, "anthropic", "run"), g14(f, t, "openai", "run")
+	r := judged(f, listed(known, steps.StatusFail, knownMessage),
+		outcomeOf(known, steps.StatusFail, knownMessage),
+		outcomeOf(other, steps.StatusFail, "LLM request 1 key set differs: + \"tool_choice\""))
+	if r.Judged[0].Verdict != KnownFailure || r.Judged[1].Verdict != Fail {
+		t.Fatalf("verdicts %s, %s: want known failure, fail", r.Judged[0].Verdict, r.Judged[1].Verdict)
+	}
+	if r.Cells["G1.4"] != Fail || !r.Red() {
+		t.Errorf("G1.4 = %s: a new failure under a listed ID must be red", r.Cells["G1.4"])
+	}
+	// The listed one alone is known and the run green.
+	r = judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusFail, knownMessage),
+		outcomeOf(other, steps.StatusPass, ""))
+	if r.Cells["G1.4"] != KnownFailure || r.Red() {
+		t.Errorf("G1.4 = %s, red %v: want a green known failure", r.Cells["G1.4"], r.Red())
+	}
+}
+
+func TestListedScenarioFailingDifferentlyIsRed(t *testing.T) {
+	f := realFeatures(t)
+	known := g14(f, t, "anthropic", "run")
+	now := "anthropic run: call failed: failed: connection refused"
+	r := judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusFail, now))
+	j := r.Judged[0]
+	if j.Verdict != KnownDifferent || r.Cells["G1.4"] != KnownDifferent || !r.Red() {
+		t.Fatalf("verdict %s cell %s: want known, different evidence (red)", j.Verdict, r.Cells["G1.4"])
+	}
+	if !strings.Contains(j.Note, "connection refused") || !strings.Contains(j.Note, "max_tokens") ||
+		!strings.Contains(j.Note, "expectations/js.txt:3") {
+		t.Errorf("the note must carry both texts and the entry's place: %s", j.Note)
+	}
+	// A listed scenario that passes is an unexpected pass, red.
+	r = judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusPass, ""))
+	if r.Cells["G1.4"] != UnexpectedPass || !r.Red() {
+		t.Errorf("cell %s: want unexpected pass", r.Cells["G1.4"])
+	}
+}
+
+func TestFingerprintIsStable(t *testing.T) {
+	a := "mcp.load did not return within 2000 ms: took 15.003s; fake at http://127.0.0.1:39411/s/7 pid 4411 in /tmp/conformance-scenario-123/mcp.json\n--- adapter stderr (tail) ---\nTraceback line 88"
+	b := "mcp.load did not return within 2000 ms: took 15.117s; fake at http://127.0.0.1:40022/s/31 pid 9021 in /tmp/conformance-scenario-987/mcp.json\n--- adapter stderr (tail) ---\nother"
+	if Fingerprint(a) != Fingerprint(b) {
+		t.Errorf("same failure, different fingerprints:\n%s\n%s", normalizeFailure(a), normalizeFailure(b))
+	}
+	// go-cmp varies its spaces between runs on purpose.
+	if Fingerprint("x differs:\n-\t\"a\",\n+\t\"b\"") != Fingerprint("x  differs:\n-\u00a0\"a\",\n+\t\"b\"") {
+		t.Error("whitespace changed the fingerprint")
+	}
+	for _, other := range []string{
+		"toolkit.create did not return within 2000 ms: took 15.003s",
+		"mcp.load failed: kind failed, want cancelled",
+	} {
+		if Fingerprint(other) == Fingerprint(a) {
+			t.Errorf("a different failure has the same fingerprint: %q", other)
+		}
+	}
+}
+
+func writeExpectations(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "expectations", "js.txt")
+	writeFile(t, path, text)
+	return path
+}
+
+func TestExpectationFileErrorsNameFileAndLine(t *testing.T) {
+	f := realFeatures(t)
+	good := "scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | run\n" +
+		"status: fail\nfingerprint: abc\nevidence: x\nreason: y\n"
+	for name, c := range map[string]struct{ text, want string }{
+		"unknown scenario": {"version: 1\n\nscenario: " + g14Feature + ": no such scenario\nstatus: fail\nfingerprint: a\nreason: r\n",
+			"js.txt:3: " + g14Feature + ": no such scenario matches no scenario"},
+		"unknown row": {"scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | walk\nstatus: fail\nfingerprint: a\nreason: r\n",
+			"js.txt:1: "},
+		"duplicate":      {good + "\n" + good, "js.txt:8: " + g14Feature},
+		"missing reason": {strings.Replace(good, "reason: y\n", "", 1), "js.txt:1: " + g14Feature + ": " + g14Name + " (anthropic run) [anthropic | run] has no reason"},
+		"unknown field":  {good + "colour: red\n", "js.txt:7: unknown field \"colour\""},
+		"bad status":     {strings.Replace(good, "status: fail", "status: flaky", 1), "js.txt:3: status \"flaky\""},
+	} {
+		_, err := LoadExpectations(writeExpectations(t, c.text), f)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to contain %q", name, err, c.want)
+		}
+	}
+	if _, err := LoadExpectations(writeExpectations(t, "version: 1\n\n"+good), f); err != nil {
+		t.Errorf("a good file: %v", err)
+	}
+}
+
+// --update-expected rewrites only the scenarios the run selected; the rest stay as written.
+func TestUpdateKeepsWhatTheRunDidNotSelect(t *testing.T) {
+	f := realFeatures(t)
+	ar, as, or := g14(f, t, "anthropic", "run"), g14(f, t, "anthropic", "stream"), g14(f, t, "openai", "run")
+	path := writeExpectations(t, "version: 0.1\n")
+	ex := &Expectations{Path: path, Version: "0.1", Entries: []*Entry{
+		{Key: ar.Key, Status: steps.StatusFail, Fingerprint: Fingerprint(knownMessage), Evidence: "e", Reason: "kept: not selected", Line: 1},
+		{Key: as.Key, Status: steps.StatusFail, Fingerprint: "old", Evidence: "old text", Reason: "stream reason", Line: 2},
+	}}
+	r := &PortResult{Port: "js", Present: true, Expectations: ex, Identity: map[string]any{"version": "0.2"},
+		Scenarios: []steps.Outcome{outcomeOf(as, steps.StatusFail, knownMessage), outcomeOf(or, steps.StatusFail, "new failure")}}
+	r.JudgeScenarios(f)
+	added, changed, dropped, err := ex.Update(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(added) != 1 || len(changed) != 1 || len(dropped) != 0 {
+		t.Errorf("added %v changed %v dropped %v", added, changed, dropped)
+	}
+	back, err := LoadExpectations(path, f)
+	if err != nil {
+		t.Fatalf("the rewritten file does not load: %v", err)
+	}
+	if back.Version != "0.2" || len(back.Entries) != 3 {
+		t.Fatalf("version %q, %d entries", back.Version, len(back.Entries))
+	}
+	if e := back.Find(ar.Key); e == nil || e.Reason != "kept: not selected" {
+		t.Errorf("the unselected entry was not kept: %+v", e)
+	}
+	if e := back.Find(as.Key); e == nil || e.Fingerprint != Fingerprint(knownMessage) || !strings.HasPrefix(e.Reason, "UNVERIFIED") {
+		t.Errorf("the changed entry: %+v", e)
+	}
+}
+
+func TestFeatureSyntaxErrorNamesFileAndLine(t *testing.T) {
+	root := scriptedRoot(t, "")
+	writeFile(t, filepath.Join(root, "features", "broken.feature"), "Feature: x\n  Scenario: y\n    Given a step\n  Examples oops\n    | a |\n")
+	_, err := LoadFeatures(root)
+	if err == nil || !strings.Contains(err.Error(), "features/broken.feature:4:") || !strings.Contains(err.Error(), "Gherkin syntax error") {
+		t.Fatalf("error %v: want features/broken.feature:4: Gherkin syntax error", err)
+	}
+	// The whole run refuses to start rather than silently running nothing.
+	if _, err := Validate(Options{Root: root, Ports: []string{"python"}, CallTimeout: 1, ScenarioTimeout: 1, PrepareTimeout: 1}); err == nil {
+		t.Error("Validate accepted a broken feature file")
+	}
+	if err := os.Remove(filepath.Join(root, "features", "broken.feature")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTagsAreValidated(t *testing.T) {
+	f := realFeatures(t)
+	for expr, want := range map[string]string{
+		"@G1.4 and @G1.1": "is not a tag term",
+		"@G9.9":           "no scenario is tagged @G9.9",
+		"@G1.4 && ~@G1.4": "selects no scenario",
+		"@G1.4,":          "is not a tag term",
+	} {
+		if _, err := f.Select(expr); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--tags %q: %v, want %q", expr, err, want)
+		}
+	}
+	sel, err := f.Select("@G1.4,@G1.1 && ~@G1.4")
+	if err != nil || len(sel) != 8 {
+		t.Errorf("got %d scenarios (%v), want 8", len(sel), err)
+	}
+}

@@ -1,0 +1,291 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"toolnexus-conformance/internal/ports"
+	"toolnexus-conformance/steps"
+)
+
+// scriptedRoot is a harness root whose "python" implementation is testdata/scripted-adapter:
+// the real features and fixtures, a scripted prepare, and the expectations given.
+func scriptedRoot(t *testing.T, expectations string) string {
+	t.Helper()
+	real, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, dir := range []string{"features", "fixtures"} {
+		if out, err := exec.Command("cp", "-r", filepath.Join(real, dir), filepath.Join(root, dir)).CombinedOutput(); err != nil {
+			t.Fatalf("copy %s: %v %s", dir, err, out)
+		}
+	}
+	runner := filepath.Join(root, "runners", "python")
+	if err := os.MkdirAll(runner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "testdata/scripted-prepare", filepath.Join(runner, "prepare"))
+	copyFile(t, "testdata/scripted-adapter", filepath.Join(runner, "adapter"))
+	if expectations != "" {
+		writeFile(t, filepath.Join(root, "expectations", "python.txt"), expectations)
+	}
+	return root
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runScripted runs the scripted "python" implementation with FAKE_* settings.
+func runScripted(t *testing.T, ctx context.Context, root, tags string, callTimeout time.Duration, env ...string) *PortResult {
+	t.Helper()
+	exe, _ := os.Executable()
+	rs, err := Run(ctx, Options{Root: root, Cache: t.TempDir(), Ports: []string{"python"}, Tags: tags,
+		CallTimeout: callTimeout, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs[0]
+}
+
+func TestBrokenPrepareIsRed(t *testing.T) {
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.4", 5*time.Second, "FAKE_PREPARE=broken")
+	if !r.Broken || r.Present || !r.Red() {
+		t.Fatalf("a prepare that exits 1 must be broken and red: %+v", r)
+	}
+	if !strings.Contains(r.Reason, "exit 1") || !strings.Contains(r.LogTail, "undefined: toolnexus.Nope") {
+		t.Errorf("reason %q, log tail %q: want the exit and the compiler's words", r.Reason, r.LogTail)
+	}
+	if r.Cells["G1.4"] != Broken {
+		t.Errorf("G1.4 = %q, want broken", r.Cells["G1.4"])
+	}
+}
+
+func TestAbsentIsNotRedUnlessRequired(t *testing.T) {
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.4", 5*time.Second, "FAKE_PREPARE=absent")
+	if r.Broken || r.Present || r.Red() || r.Reason != "scripted absence" {
+		t.Fatalf("exit 3 is not present, with its reason, and not red: %+v", r)
+	}
+	r.Required = true
+	if !r.Red() {
+		t.Error("a required implementation that is not present must be red")
+	}
+	ref := &PortResult{Port: ports.Reference, Reason: "no go"}
+	ref.Judge([]string{"G1.4"})
+	if !ref.Red() {
+		t.Error("an absent reference must be red")
+	}
+}
+
+func TestAdapterFailingHelloIsBroken(t *testing.T) {
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.4", 5*time.Second, "FAKE_MODE=nohello")
+	if !r.Broken || !r.Red() || !strings.Contains(r.Reason, "hello") {
+		t.Fatalf("an adapter that dies before hello must be broken and red: %+v", r)
+	}
+	if !strings.Contains(r.LogTail, "cannot start (scripted)") {
+		t.Errorf("log tail %q lacks the adapter's stderr", r.LogTail)
+	}
+}
+
+func TestUnsupportedEverythingIsRed(t *testing.T) {
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
+	if len(r.Scenarios) != 4 {
+		t.Fatalf("%d scenarios, want 4", len(r.Scenarios))
+	}
+	for _, j := range r.Judged {
+		if j.Verdict != Unsupported {
+			t.Errorf("%s: %s, want unsupported", j.Key, j.Verdict)
+		}
+	}
+	if r.Cells["G1.4"] != Unsupported || !r.Red() {
+		t.Errorf("an adapter answering unsupported to everything must be red: cell %q", r.Cells["G1.4"])
+	}
+}
+
+// Listing one unsupported scenario with its evidence makes only that one known; listing it
+// with other evidence makes it "known, different evidence", which is red.
+func TestListedUnsupportedIsKnown(t *testing.T) {
+	entry := func(msg string) string {
+		return "version: 1.0\n\n" +
+			"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n" +
+			"row: openai | run\n" +
+			"status: unsupported\nfingerprint: " + Fingerprint(msg) + "\nevidence: " + msg + "\nreason: scripted\n"
+	}
+	count := func(r *PortResult, v Verdict) int {
+		n := 0
+		for _, j := range r.Judged {
+			if j.Verdict == v {
+				n++
+			}
+		}
+		return n
+	}
+	same := "unsupported: toolkit.create: toolkit.create is not supported here"
+	r := runScripted(t, context.Background(), scriptedRoot(t, entry(same)), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
+	if count(r, KnownFailure) != 1 || r.Cells["G1.4"] != Unsupported || !r.Red() {
+		t.Errorf("%d known (want 1), cell %q (want unsupported: three rows are not listed)", count(r, KnownFailure), r.Cells["G1.4"])
+	}
+	other := "unsupported: client.run: streaming is not supported here"
+	r = runScripted(t, context.Background(), scriptedRoot(t, entry(other)), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
+	if count(r, KnownDifferent) != 1 || r.Cells["G1.4"] != KnownDifferent || !r.Red() {
+		t.Errorf("listed with other evidence: %d known-different (want 1), cell %q", count(r, KnownDifferent), r.Cells["G1.4"])
+	}
+	for _, j := range r.Judged {
+		if j.Verdict == KnownDifferent && (!strings.Contains(j.Note, other) || !strings.Contains(j.Note, same)) {
+			t.Errorf("the note must show both texts: %q", j.Note)
+		}
+	}
+}
+
+// An adapter that reports success for a nil library result (null where the op requires a
+// value) fails the scenario: the protocol schema rejects the result and says which field.
+func TestNilResultReportedAsSuccessIsRed(t *testing.T) {
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G7.1", 5*time.Second, "FAKE_MODE=nil")
+	if len(r.Scenarios) == 0 {
+		t.Fatal("no scenario ran")
+	}
+	o := r.Scenarios[0]
+	if o.Status != steps.StatusFail || !r.Red() {
+		t.Fatalf("ok:true with tools:null must fail: %s %q", o.Status, o.Message)
+	}
+	if !strings.Contains(o.Message, "toolkit.create") || !strings.Contains(o.Message, `"tools" is null`) {
+		t.Errorf("the failure must name the op and the field: %q", o.Message)
+	}
+}
+
+// A hung adapter trips the breaker after BreakerThreshold failures: the remaining scenarios
+// are not run, the run is red, and the cost is about BreakerThreshold call deadlines.
+func TestBreakerStopsAHungAdapter(t *testing.T) {
+	const deadline = 300 * time.Millisecond
+	start := time.Now()
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.1,@G1.3,@G1.4", deadline, "FAKE_MODE=hang")
+	took := time.Since(start)
+	t.Logf("hung adapter, %s call deadline: run took %s for %d scenarios", deadline, took.Round(time.Millisecond), len(r.Scenarios))
+	if r.Unresponsive == "" || !r.Red() {
+		t.Fatalf("breaker did not trip: %s", r.Summary())
+	}
+	notRun, failed := 0, 0
+	for _, o := range r.Scenarios {
+		switch o.Status {
+		case steps.StatusUnresponsive:
+			notRun++
+		case steps.StatusFail:
+			failed++
+		}
+	}
+	if notRun == 0 || failed > BreakerThreshold {
+		t.Errorf("%d failed, %d not run: want at most %d failures before the breaker", failed, notRun, BreakerThreshold)
+	}
+}
+
+// Stopping the run (what SIGINT does) ends it promptly; the scenario in flight and the rest
+// are "not run (interrupted)", with the cause, never "fail".
+func TestInterruptEndsTheRun(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stopAt := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		stopAt <- time.Now()
+		cancel(errors.New("interrupted by test"))
+	}()
+	r := runScripted(t, ctx, scriptedRoot(t, ""), "@G1.1,@G1.4", time.Minute, "FAKE_MODE=hang")
+	ended := time.Since(<-stopAt)
+	t.Logf("run ended %s after the stop", ended.Round(time.Millisecond))
+	if ended > 20*time.Second {
+		t.Fatalf("the run went on %s after the stop (it waited for the call deadline)", ended)
+	}
+	if r.Interrupted != "interrupted by test" || !r.Red() {
+		t.Fatalf("interrupted = %q", r.Interrupted)
+	}
+	for _, o := range r.Scenarios {
+		if o.Status != steps.StatusInterrupted {
+			t.Errorf("%s: %s, want not run (interrupted)", o.Scenario, o.Status)
+		}
+	}
+	if len(r.Scenarios) != 8 {
+		t.Errorf("%d scenarios reported, want all 8 selected", len(r.Scenarios))
+	}
+}
+
+func TestExpectationsVersionWarning(t *testing.T) {
+	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
+	root := scriptedRoot(t, "version: 0.9\n\n"+
+		"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n"+
+		"row: openai | run\n"+
+		"status: unsupported\nfingerprint: "+Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
+	r := runScripted(t, context.Background(), root, "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
+	if !strings.Contains(r.VersionWarning, `"0.9"`) || !strings.Contains(r.VersionWarning, `"1.0"`) {
+		t.Errorf("version warning %q", r.VersionWarning)
+	}
+}
+
+// TestImplEnvReachesItsImplementationOnly: a checkout's or a release's environment
+// (Options.ImplEnv) reaches that implementation's prepare and adapter and no other's, and it
+// makes `go` present without TOOLNEXUS_GO (the checkout supplies the library).
+func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
+	t.Setenv("TOOLNEXUS_GO", "")
+	root := scriptedRoot(t, "")
+	for _, port := range []string{"go", "js"} {
+		dir := filepath.Join(root, "runners", port)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(t, "testdata/scripted-prepare", filepath.Join(dir, "prepare"))
+		copyFile(t, "testdata/scripted-adapter", filepath.Join(dir, "adapter"))
+	}
+	exe, _ := os.Executable()
+	rs, err := Run(context.Background(), Options{Root: root, Cache: t.TempDir(),
+		Ports: []string{"python", "js", "python@2.5", "python@v2.5", "go"}, Tags: "@G1.4",
+		CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
+		StdioArgv: []string{exe, "fake-mcp-stdio"},
+		ImplEnv: map[string][]string{"js": {"FAKE_PREPARE=absent"}, "python@2.5": {"FAKE_VERSION=2.5"},
+			"python@v2.5": {"FAKE_VERSION=2.5"}, "go": {"TOOLNEXUS_GO=/checkout/golang"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*PortResult{}
+	for _, r := range rs {
+		byName[r.Port] = r
+	}
+	if r := byName["python"]; !r.Present || r.Version() != "1.0" {
+		t.Errorf("python got another implementation's environment: present %v, version %q (%s)", r.Present, r.Version(), r.Reason)
+	}
+	if r := byName["js"]; r.Present || r.Reason != "scripted absence" {
+		t.Errorf("js: ImplEnv did not reach its prepare: present %v, reason %q", r.Present, r.Reason)
+	}
+	for _, name := range []string{"python@2.5", "python@v2.5"} {
+		if r := byName[name]; !r.Present || r.Broken || r.Version() != "2.5" {
+			t.Errorf("%s: ImplEnv did not reach its adapter, or the release check refused it: present %v, version %q, %s",
+				name, r.Present, r.Version(), r.Reason)
+		}
+	}
+	if r := byName["go"]; !r.Present {
+		t.Errorf("go with a checkout's TOOLNEXUS_GO in ImplEnv must run, not be absent: %s", r.Reason)
+	}
+}

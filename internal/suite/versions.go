@@ -1,0 +1,67 @@
+package suite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Versions identify what a run was judged against, so results from different runs can be
+// merged only when they answer the same questions.
+type Versions struct {
+	// Catalogue is a hash of fixtures/catalogue.txt: the IDs and what each checks.
+	Catalogue string
+	// Suite is a hash of everything that decides a verdict besides the port: the features, the
+	// fixtures (golden bodies, MCP configs) and the protocol schema.
+	Suite string
+}
+
+// SuiteVersions hashes the catalogue and the suite files under root.
+func SuiteVersions(root string) (Versions, error) {
+	cat, err := hashFiles(root, []string{filepath.Join("fixtures", "catalogue.txt")})
+	if err != nil {
+		return Versions{}, err
+	}
+	var files []string
+	for _, dir := range []string{"features", "fixtures", "schema"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if ext := filepath.Ext(p); ext == ".go" { // schema's loader code is not the contract
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, rel)
+			return nil
+		})
+		if err != nil {
+			return Versions{}, fmt.Errorf("suite version: %w", err)
+		}
+	}
+	suite, err := hashFiles(root, files)
+	if err != nil {
+		return Versions{}, err
+	}
+	return Versions{Catalogue: cat, Suite: suite}, nil
+}
+
+// hashFiles is a short sha256 over each file's slash path and content, in sorted order.
+func hashFiles(root string, rel []string) (string, error) {
+	rel = append([]string(nil), rel...)
+	sort.Strings(rel)
+	h := sha256.New()
+	for _, r := range rel {
+		b, err := os.ReadFile(filepath.Join(root, r))
+		if err != nil {
+			return "", fmt.Errorf("suite version: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(r), len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
