@@ -1,7 +1,8 @@
 Feature: Cross-port parity with the Go reference
   For the same scenario every port should put the same bodies on the wire. The Go reference's
   bodies are the golden copy (fixtures/golden, recorded with `conformance golden`); bodies are
-  compared after normalisation (key order, number spelling, generated ids, fake URLs).
+  compared after normalisation (key order, number spelling, fake URLs). X.2 does the same for the
+  list-only inventory (fixtures/golden/inventory-*.json).
 
   @X.1
   Scenario Outline: a shaped tool loop puts the reference's bodies on the wire (<style> <mode>)
@@ -37,3 +38,20 @@ Feature: Cross-port parity with the Go reference
       | openai    | stream |
       | anthropic | run    |
       | anthropic | stream |
+
+  @X.2
+  Scenario: a port's list-only inventory equals the reference's
+    Given an MCP server "http" over streamable HTTP
+    And an MCP server "local" over stdio
+    And an unreachable MCP server "down"
+    And a disabled MCP server "off"
+    When the MCP config is listed
+    Then the call succeeds
+    And the inventory matches the golden copy "inventory-mixed"
+
+  @X.2
+  Scenario: a port's inventory of a filtered SSE server equals the reference's
+    Given an MCP server "legacy" over SSE only with the tools filter {"a": true}
+    When the MCP config is listed
+    Then the call succeeds
+    And the inventory matches the golden copy "inventory-sse-filtered"

@@ -180,3 +180,86 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | openai    | stream |
       | anthropic | run    |
       | anthropic | stream |
+
+  @G1.7
+  Scenario Outline: with no shaping option every LLM request carries the style's auth headers (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And every LLM request carries the header "<header>" equal to "<value>"
+    And every LLM request carries the header "<header2>" equal to "<value2>"
+
+    Examples:
+      | style     | mode   | header        | value           | header2           | value2          |
+      | openai    | run    | Authorization | Bearer test-key | Authorization     | Bearer test-key |
+      | openai    | stream | Authorization | Bearer test-key | Authorization     | Bearer test-key |
+      | anthropic | run    | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
+      | anthropic | stream | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
+
+  @G1.7
+  Scenario Outline: with request params and a body transform the auth headers are unchanged (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"temperature": 0.42}
+      """
+    And a body transform that deletes "temperature" and sets "injected" to "yes"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And every LLM request carries the header "<header>" equal to "<value>"
+    And every LLM request carries the header "<header2>" equal to "<value2>"
+
+    Examples:
+      | style     | mode   | header        | value           | header2           | value2          |
+      | openai    | run    | Authorization | Bearer test-key | Authorization     | Bearer test-key |
+      | openai    | stream | Authorization | Bearer test-key | Authorization     | Bearer test-key |
+      | anthropic | run    | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
+      | anthropic | stream | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
+
+  @A4.4
+  Scenario Outline: a transform that edits its input in place changes only that request (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"chat_template_kwargs": {"enable_thinking": false}}
+      """
+    And a body transform that edits its input in place: it appends " /nothink" to the last user message and sets "edited" to "yes" inside "chat_template_kwargs"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    And the client runs "again" in <mode> mode
+    Then the call succeeds
+    And the run made 3 LLM requests
+    And the body transform ran on every LLM request
+    And the body transform never saw " /nothink"
+    And the body transform never saw "edited"
+    And the body transform saw "chat_template_kwargs" equal to {"enable_thinking": false}
+    And each wire body is exactly what the body transform returned
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @A4.4
+  Scenario Outline: an in-place edit never reaches the stored conversation (<style>)
+    Given an <style> client
+    And a body transform that edits its input in place: it appends " /nothink" to the last user message and sets "edited" to "yes" inside "metadata"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client asks "use the tool" in conversation "c1"
+    And the store accessor reads conversation "c1"
+    Then the conversation does not contain " /nothink"
+    And the conversation carries, in order, the messages "use the tool", "echo-output", "done"
+    And the body transform never saw " /nothink"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

@@ -71,3 +71,187 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
     And server "stuck" is failed
     And server "good" is connected
     And the tools are exactly good_a, good_b, good_c, good_get_balance
+
+  @G3.7
+  Scenario Outline: a context cancelled before the call fails it with nothing started (<entry>)
+    Given an MCP server "local" over stdio
+    And an MCP server "remote" over streamable HTTP
+    When the MCP config is <entry> with an already cancelled context
+    Then the call fails with kind "cancelled"
+    And the call returns within 2000 ms
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @G3.7
+  Scenario Outline: a cancel while a stdio server is still starting fails the call and leaves no child (<entry>)
+    Given an MCP server "slowstart" over stdio that stalls in spawn
+    When the MCP config is <entry> with a cancel after 300 ms
+    Then the call fails with kind "cancelled"
+    And the call returns within 2000 ms
+    And the fake "slowstart" saw the client reach spawn
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @G3.8
+  Scenario Outline: a cancel ends a load stalled at <phase> over <transport>
+    Given an MCP server "stuck" over <transport> that stalls in <phase>
+    When the MCP config is loaded with a cancel after 1500 ms
+    Then the call fails with kind "cancelled"
+    And the call returns within 3500 ms
+    And the fake "stuck" saw the client reach <phase>
+    And no stdio child is left and no fake has an open connection
+
+    @G3.7
+    Examples: spawn
+      | phase | transport |
+      | spawn | stdio     |
+
+    Examples: initialize and tools/list
+      | phase      | transport       |
+      | initialize | stdio           |
+      | initialize | streamable HTTP |
+      | initialize | SSE only        |
+      | tools/list | stdio           |
+      | tools/list | streamable HTTP |
+      | tools/list | SSE only        |
+
+  @G3.8
+  Scenario Outline: a cancel ends a call stalled in tools/list (<entry>)
+    Given an MCP server "stuck" over streamable HTTP that stalls in tools/list
+    When the MCP config is <entry> with a cancel after 1500 ms
+    Then the call fails with kind "cancelled"
+    And the call returns within 3500 ms
+    And the fake "stuck" saw the client reach tools/list
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @G3.8
+  Scenario Outline: a deadline ends a call stalled in tools/list (<entry>)
+    Given an MCP server "stuck" over streamable HTTP that stalls in tools/list
+    When the MCP config is <entry> with a deadline of 1500 ms
+    Then the call fails with this port's deadline error
+    And the call returns within 3500 ms
+    And the fake "stuck" saw the client reach tools/list
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @G3.8
+  Scenario Outline: a server's own timeout ends its stall in tools/list; the others load (<entry>)
+    Given an MCP server "stuck" over streamable HTTP that stalls in tools/list with a timeout of 1500 ms
+    And an MCP server "good" over streamable HTTP
+    When the MCP config is <entry>
+    Then the call succeeds
+    And server "stuck" is failed
+    And server "good" is connected
+    And the call returns within 2000 ms of the server's timeout
+    And the fake "stuck" saw the client reach tools/list
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @G3.9
+  Scenario Outline: nothing is left open after a per-server timeout (<transport>)
+    Given an MCP server "stuck" over <transport> that stalls in tools/list with a timeout of 1500 ms
+    And an MCP server "good" over streamable HTTP
+    When the MCP config is loaded
+    Then the call succeeds
+    And server "stuck" is failed
+    And the fake "stuck" saw the client reach tools/list
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G3.9
+  Scenario Outline: nothing is left open after a caller's cancel (<transport>)
+    Given an MCP server "stuck" over <transport> that stalls in tools/list
+    And an MCP server "good" over <transport>
+    When the MCP config is loaded with a cancel after 1500 ms
+    Then the call fails with kind "cancelled"
+    And the fake "stuck" saw the client reach tools/list
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G3.9
+  Scenario Outline: nothing is left open after a caller's deadline (<transport>)
+    Given an MCP server "stuck" over <transport> that stalls in tools/list
+    And an MCP server "good" over <transport>
+    When the MCP config is loaded with a deadline of 1500 ms
+    Then the call fails with this port's deadline error
+    And the fake "stuck" saw the client reach tools/list
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G3.9
+  Scenario Outline: nothing is left open after a normal close (<transport>)
+    Given an MCP server "one" over <transport>
+    And an MCP server "two" over <transport>
+    When the MCP config is loaded
+    Then the call succeeds
+    And server "one" is connected
+    And server "two" is connected
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G3.9
+  Scenario: nothing is left after a hung stdio server's own timeout
+    Given a hung stdio MCP server "hung" with a timeout of 1000 ms
+    And an MCP server "good" over streamable HTTP
+    When the MCP config is loaded
+    Then the call succeeds
+    And server "hung" is failed
+    And server "good" is connected
+    And no stdio child is left and no fake has an open connection
+
+  @G3.9
+  Scenario Outline: nothing is left open after a toolkit is closed (<transport>)
+    Given an MCP server "one" over <transport>
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    When the toolkit is closed
+    Then no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |

@@ -44,3 +44,65 @@ Feature: Gap 6 - a list-only MCP inventory
     Then the call succeeds
     And the inventory of "srv" lists exactly a, b, c, get.balance with the fake's descriptions and input schemas
     And no warning names "nope"
+
+  @G6.6
+  Scenario Outline: the inventory ignores every filter shape (<shape>)
+    Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
+    When the MCP config is listed
+    Then the call succeeds
+    And the inventory of "srv" lists exactly a, b, c, get.balance with the fake's descriptions and input schemas
+    And server "srv" is connected
+
+    Examples:
+      | shape                  | filter                                                  |
+      | allowlist              | {"a": true, "b": true}                                  |
+      | drop-list              | {"c": false, "get.balance": false}                      |
+      | mixed                  | {"a": true, "c": false}                                 |
+      | several true and false | {"b": false, "a": true, "get.balance": true, "c": false} |
+
+  @G6.7
+  Scenario Outline: nothing is left open after a listing succeeds (<transport>)
+    Given an MCP server "one" over <transport>
+    And an MCP server "two" over <transport>
+    When the MCP config is listed
+    Then the call succeeds
+    And server "one" is connected
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G6.7
+  Scenario Outline: nothing is left open after a listing with a failed server (<transport>)
+    Given an MCP server "stuck" over <transport> that stalls in tools/list with a timeout of 1500 ms
+    And an MCP server "good" over <transport>
+    When the MCP config is listed
+    Then the call succeeds
+    And server "stuck" is failed
+    And server "good" is connected
+    And the fake "stuck" saw the client reach tools/list
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |
+
+  @G6.7
+  Scenario Outline: nothing is left open after a cancelled listing (<transport>)
+    Given an MCP server "stuck" over <transport> that stalls in tools/list
+    And an MCP server "good" over <transport>
+    When the MCP config is listed with a cancel after 1500 ms
+    Then the call fails with kind "cancelled"
+    And the fake "stuck" saw the client reach tools/list
+    And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | transport       |
+      | stdio           |
+      | streamable HTTP |
+      | SSE only        |

@@ -46,7 +46,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     When the MCP config is built into a toolkit
     Then the call succeeds
     And the tools are exactly srv_a
-    And the warnings name "nope"
+    And exactly one warning names "nope"
 
   @G7.5
   Scenario: the filter is honoured when the config comes from an mcp.json file
@@ -62,3 +62,33 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     When the MCP config is built into a toolkit
     Then the call succeeds
     And the tools match the fixture "mcp/shared-filtered.expected.json"
+
+  @G7.9
+  Scenario Outline: a filter key that is a sanitized or prefixed name matches nothing and is warned (<key>)
+    Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly <tools>
+    And exactly one warning names "<key>"
+
+    Examples:
+      | key             | filter                      | tools                                |
+      | get_balance     | {"get_balance": true}       | none                                 |
+      | srv_a           | {"srv_a": true}             | none                                 |
+      | srv_get_balance | {"srv_get_balance": true}   | none                                 |
+      | srv_c           | {"srv_c": false}            | srv_a, srv_b, srv_c, srv_get_balance |
+      | get_balance     | {"get_balance": false}      | srv_a, srv_b, srv_c, srv_get_balance |
+
+  @G7.10
+  Scenario Outline: several true and several false entries make a pure allowlist, whatever the key order (<filter>)
+    Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
+    When the MCP config is built into a toolkit 5 times
+    Then every build succeeds and exposes exactly <tools>
+
+    Examples:
+      | filter                                                | tools        |
+      | {"a": true, "b": true, "c": false, "nope": false}     | srv_a, srv_b |
+      | {"nope": false, "c": false, "b": true, "a": true}     | srv_a, srv_b |
+      | {"b": true, "nope": false, "a": true, "c": false}     | srv_a, srv_b |
+      | {"a": false, "b": false, "c": true, "zzz": true}      | srv_c        |
+      | {"zzz": true, "b": false, "c": true, "a": false}      | srv_c        |

@@ -17,6 +17,10 @@ import (
 // replace them would silently break the tool loop (ADR 0001 answer A4).
 var forbiddenParams = map[string]bool{"messages": true, "tools": true, "stream": true}
 
+// toolParams only make sense beside a tools list; providers that reject "tools": [] also
+// reject these without one, so with no tools they are dropped (SPEC.md §1, G5.5).
+var toolParams = map[string]bool{"tool_choice": true, "parallel_tool_calls": true}
+
 // shapeBody runs the Gap 1 pipeline on a base body the hook has already fed:
 // Gap 5 tools -> RequestParams merge -> BodyTransform -> JSON.
 func (c *Client) shapeBody(body map[string]any, tools []any, addTools func(map[string]any, []any)) ([]byte, error) {
@@ -27,6 +31,10 @@ func (c *Client) shapeBody(body map[string]any, tools []any, addTools func(map[s
 	for _, k := range sortedKeys(c.opts.RequestParams) {
 		if forbiddenParams[k] {
 			Warnf("[toolnexus] requestParams key %q is not allowed — ignored (use BodyTransform)", k)
+			continue
+		}
+		if toolParams[k] && len(tools) == 0 {
+			Warnf("[toolnexus] requestParams key %q dropped: this request has no tools", k)
 			continue
 		}
 		// Copied so that a transform editing a nested value cannot change

@@ -20,6 +20,7 @@ func (w *World) registerBodySteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the body transform saw "([^"]*)" equal to (.+)$`, w.transformSaw)
 	sc.Step(`^the body transform saw the last user message "([^"]*)"$`, w.transformSawLastUser)
 	sc.Step(`^the body transform ran on every LLM request$`, w.transformRanOnEvery)
+	sc.Step(`^the body transform never saw "([^"]*)"$`, w.transformNeverSaw)
 	sc.Step(`^each wire body is exactly what the body transform returned$`, w.wireIsTransformOutput)
 	sc.Step(`^the last user message on the wire is "([^"]*)"$`, w.lastUserOnWire)
 	sc.Step(`^every LLM request offers exactly the tools (.+)$`, w.offersTools)
@@ -167,6 +168,21 @@ func (w *World) transformSawLastUser(want string) error {
 	return nil
 }
 
+// transformNeverSaw: the transform's input is recorded before it edits, so an edit that
+// leaked from one request into the next (through the transcript or the caller's params) shows.
+func (w *World) transformNeverSaw(text string) error {
+	saws, err := w.transformSaws()
+	if err != nil {
+		return err
+	}
+	for i, s := range saws {
+		if js := jsonString(s); strings.Contains(js, text) {
+			return fmt.Errorf("call %d of the transform was given a body already carrying %q (an earlier in-place edit leaked): %s", i+1, text, clipString(js, 600))
+		}
+	}
+	return nil
+}
+
 func (w *World) transformRanOnEvery() error {
 	saws, err := w.transformSaws()
 	if err != nil {
@@ -216,6 +232,19 @@ func applyTransform(spec, saw map[string]any) map[string]any {
 	if set, ok := spec["set"].(map[string]any); ok {
 		for k, v := range set {
 			out[k] = v
+		}
+	}
+	if nested, ok := spec["setNested"].(map[string]any); ok {
+		for k, v := range nested {
+			obj, _ := out[k].(map[string]any)
+			if obj == nil {
+				obj = map[string]any{}
+			}
+			sub, _ := v.(map[string]any)
+			for kk, vv := range sub {
+				obj[kk] = vv
+			}
+			out[k] = obj
 		}
 	}
 	if suffix, ok := spec["appendToLastUser"].(string); ok {

@@ -17,6 +17,7 @@ func (w *World) registerClientSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^a body transform that deletes "([^"]*)" and sets "([^"]*)" to "([^"]*)"$`, w.transformDeleteSet)
 	sc.Step(`^a body transform that appends "([^"]*)" to the last user message$`, w.transformAppend)
 	sc.Step(`^a body transform that returns null$`, w.transformNull)
+	sc.Step(`^a body transform that edits its input in place: it appends "([^"]*)" to the last user message and sets "([^"]*)" to "([^"]*)" inside "([^"]*)"$`, w.transformInPlace)
 	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, w.hookReplaces)
 	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, w.hookEmptyTools)
 	sc.Step(`^a recording HTTP client$`, w.recordingHTTP)
@@ -94,6 +95,19 @@ func (w *World) transformAppend(suffix string) error {
 		return err
 	}
 	w.transform()["appendToLastUser"] = suffix
+	return nil
+}
+
+// transformInPlace is the consumer's GLM rewrite (ADR A4/A6): it edits the very object it
+// was given, a nested RequestParams value included, and returns that same object.
+func (w *World) transformInPlace(suffix, key, val, in string) error {
+	if err := w.transformRecords(); err != nil {
+		return err
+	}
+	t := w.transform()
+	t["inPlace"] = true
+	t["appendToLastUser"] = suffix
+	t["setNested"] = map[string]any{in: map[string]any{key: val}}
 	return nil
 }
 

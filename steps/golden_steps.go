@@ -14,6 +14,36 @@ import (
 
 func (w *World) registerGoldenSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the wire bodies match the golden copy "([^"]*)"$`, w.matchGolden)
+	sc.Step(`^the inventory matches the golden copy "([^"]*)"$`, w.inventoryMatchesGolden)
+}
+
+// inventoryMatchesGolden compares this port's list-only inventory (names, descriptions,
+// input schemas as returned, status) with the Go reference's (catalogue X.2). Listing order
+// is not part of the contract, so each server's tools are sorted by name.
+func (w *World) inventoryMatchesGolden(name string) error {
+	w.golden = name
+	r, err := w.okResult()
+	if err != nil {
+		return err
+	}
+	got := wire.NormalizeInventory(r)
+	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
+	if w.env.UpdateGolden {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		return os.WriteFile(path, append(b, '\n'), 0o644)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(b, &want); err != nil {
+		return fmt.Errorf("harness: golden copy %s is not a JSON object: %v", path, err)
+	}
+	if d := cmp.Diff(wire.NormalizeInventory(want), got); d != "" {
+		return fmt.Errorf("parity: the inventory differs from the Go reference's golden copy %q (-reference +%s):\n%s", name, w.env.Port, d)
+	}
+	return nil
 }
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"toolnexus-conformance/fakes/faults"
@@ -21,6 +22,7 @@ type mcpState struct {
 	hangs    map[string]*faults.Hang
 	fallback map[string]*faults.SSEFallback
 	pidFiles map[string]string
+	timeouts map[string]int // per-server timeout in ms, where the scenario set one
 }
 
 func newMCPState() *mcpState {
@@ -30,6 +32,7 @@ func newMCPState() *mcpState {
 		hangs:    map[string]*faults.Hang{},
 		fallback: map[string]*faults.SSEFallback{},
 		pidFiles: map[string]string{},
+		timeouts: map[string]int{},
 	}
 }
 
@@ -38,14 +41,21 @@ func (m *mcpState) close() {
 		m.closers[i]()
 	}
 	m.closers = nil
+	// A port that failed teardown leaves its stdio child running; the harness must not.
+	for _, path := range m.pidFiles {
+		if pid, err := readPID(path); err == nil && !mcpfake.ProcessGone(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // stdioServer returns the config of a stdio fake that writes its PID to a file. The command
 // is an array (program first), the shape the shared config contract gives every port.
-func (w *World) stdioServer(name string) map[string]any {
+func (w *World) stdioServer(name string, extra ...string) map[string]any {
 	pid := filepath.Join(w.dir, "stdio-"+name+".pid")
 	w.mcp.pidFiles[name] = pid
 	argv := append(append([]string(nil), w.env.StdioArgv...), "--pid-file", pid)
+	argv = append(argv, extra...)
 	cmd := make([]any, 0, len(argv))
 	for _, a := range argv {
 		cmd = append(cmd, a)

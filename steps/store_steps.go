@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 )
@@ -12,6 +13,7 @@ func (w *World) registerStoreSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, w.storeGet)
 	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, w.storeSave)
 	sc.Step(`^the conversation is empty$`, w.conversationEmpty)
+	sc.Step(`^the conversation does not contain "([^"]*)"$`, w.conversationLacks)
 	sc.Step(`^the conversation carries, in order, the messages (.+)$`, w.conversationCarries)
 }
 
@@ -76,4 +78,16 @@ func (w *World) conversationCarries(list string) error {
 		texts = append(texts, messageText(m))
 	}
 	return inOrder(texts, quotedList(list), "the stored conversation")
+}
+
+// conversationLacks: the stored transcript must hold the turns but not a transform's edit.
+func (w *World) conversationLacks(text string) error {
+	msgs, _ := w.stored["messages"].([]any)
+	if len(msgs) == 0 {
+		return fmt.Errorf("the store holds no messages for the conversation (%s)", jsonString(w.stored))
+	}
+	if js := jsonString(msgs); strings.Contains(js, text) {
+		return fmt.Errorf("the stored conversation carries %q, an edit the body transform made to one request: %s", text, clipString(js, 600))
+	}
+	return nil
 }

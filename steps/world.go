@@ -112,6 +112,7 @@ type World struct {
 	results     []map[string]any // results of client.run / client.ask
 	stored      map[string]any   // last store.get result
 	golden      string           // golden copy a parity step compared against
+	builds      [][]string       // sorted tool names of each repeated toolkit build
 }
 
 // Register binds every step to a fresh World; godog calls it once per scenario.
@@ -192,6 +193,8 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 		w.registerClientSteps(sc)
 		w.registerBodySteps(sc)
 		w.registerMCPSteps(sc)
+		w.registerMCPPhaseSteps(sc)
+		w.registerHeaderSteps(sc)
 		w.registerStoreSteps(sc)
 		w.registerOutcomeSteps(sc)
 		w.registerGoldenSteps(sc)

@@ -20,7 +20,8 @@ usage:
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
-  conformance fake-mcp-stdio --pid-file F   (used by the suite) the fake stdio MCP server
+  conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
+                                            (used by the suite) the fake stdio MCP server
 
 Run 'conformance <command> -h' for a command's flags.
 `
@@ -40,7 +41,7 @@ func main() {
 	case "run":
 		code = cmdRun(os.Args[2:], false)
 	case "golden":
-		code = cmdRun(append([]string{"--ports", "reference", "--tags", "@X.1"}, os.Args[2:]...), true)
+		code = cmdRun(append([]string{"--ports", "reference", "--tags", "@X.1,@X.2"}, os.Args[2:]...), true)
 	case "bench":
 		code = cmdBench(os.Args[2:])
 	case "mutants":

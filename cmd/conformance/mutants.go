@@ -24,6 +24,7 @@ func cmdMutants(args []string) int {
 	var c common
 	c.register(fs)
 	only := fs.String("only", "", "comma-separated mutant names to run (default: all)")
+	tags := fs.String("tags", "", "godog tag expression limiting the scenarios (default: all; a quick iteration aid)")
 	callTimeout := fs.Duration("call-timeout", 8*time.Second, "deadline for one adapter call (a mutant that hangs is caught by it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -48,7 +49,7 @@ func cmdMutants(args []string) int {
 		}
 		ms = keep
 	}
-	base, err := c.options([]string{ports.Reference}, "")
+	base, err := c.options([]string{ports.Reference}, *tags)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2

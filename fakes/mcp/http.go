@@ -2,6 +2,7 @@ package mcpfake
 
 import (
 	"net/http"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -10,8 +11,9 @@ import (
 
 // HTTPServer is a fake MCP server over HTTP (streamable or SSE).
 type HTTPServer struct {
-	srv *loopback.Server
-	url string
+	srv    *loopback.Server
+	url    string
+	stalls atomic.Int64
 }
 
 // URL is what a client config's "url" should be.
@@ -23,16 +25,26 @@ func (h *HTTPServer) Connections() int { return h.srv.Accepted() }
 // Open is the number of TCP connections currently open.
 func (h *HTTPServer) Open() int { return h.srv.Open() }
 
+// Stalls is the number of requests held unanswered in the stall phase so far: evidence that
+// the client got that far.
+func (h *HTTPServer) Stalls() int { return int(h.stalls.Load()) }
+
 // Close ends every MCP session and connection and stops the server.
 func (h *HTTPServer) Close() { h.srv.Close() }
 
 // StartStreamable serves NewServer over the streamable HTTP transport at
 // "<server>/mcp".
-func StartStreamable() (*HTTPServer, error) {
+func StartStreamable() (*HTTPServer, error) { return StartStreamableStalling("") }
+
+// StartStreamableStalling is StartStreamable whose server never answers phase (a Phase
+// constant; "" stalls nowhere).
+func StartStreamableStalling(phase string) (*HTTPServer, error) {
 	server := NewServer()
+	h := &HTTPServer{}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	return start(server, mux, "/mcp")
+	mux.Handle("/mcp", stallHTTP(phase, &h.stalls,
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
+	return h.start(server, mux, "/mcp")
 }
 
 // StartSSE serves NewServer over the 2024-11-05 SSE transport only, at
@@ -43,8 +55,13 @@ func StartStreamable() (*HTTPServer, error) {
 // 405 Method Not Allowed, the answer the MCP spec's backwards-compatibility
 // rule names as the cue to fall back to SSE; the bare SSEHandler would answer
 // 400 or 415, which some clients take for a hard failure.
-func StartSSE() (*HTTPServer, error) {
+func StartSSE() (*HTTPServer, error) { return StartSSEStalling("") }
+
+// StartSSEStalling is StartSSE whose server never answers phase: the POST carrying that
+// request is held open and no response is ever sent on the event stream.
+func StartSSEStalling(phase string) (*HTTPServer, error) {
 	server := NewServer()
+	h := &HTTPServer{}
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
@@ -55,10 +72,10 @@ func StartSSE() (*HTTPServer, error) {
 		}
 		sse.ServeHTTP(w, r)
 	})
-	return start(server, mux, "/sse")
+	return h.start(server, stallHTTP(phase, &h.stalls, mux), "/sse")
 }
 
-func start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {
+func (hs *HTTPServer) start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {
 	srv, err := loopback.Start(h)
 	if err != nil {
 		return nil, err
@@ -70,5 +87,6 @@ func start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error)
 			_ = ss.Close()
 		}
 	})
-	return &HTTPServer{srv: srv, url: srv.URL() + path}, nil
+	hs.srv, hs.url = srv, srv.URL()+path
+	return hs, nil
 }

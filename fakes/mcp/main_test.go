@@ -15,6 +15,8 @@ const (
 	envChild    = "MCPFAKE_TEST_STDIO_CHILD"
 	envPIDFile  = "MCPFAKE_TEST_PIDFILE"
 	envCancelMS = "MCPFAKE_TEST_CANCEL_AFTER"
+	envStall    = "MCPFAKE_TEST_STALL"
+	envHang     = "MCPFAKE_TEST_HANG"
 )
 
 func TestMain(m *testing.M) {
@@ -27,7 +29,8 @@ func TestMain(m *testing.M) {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if err := ServeStdio(ctx, os.Getenv(envPIDFile)); err != nil {
+	opts := StdioOptions{PIDFile: os.Getenv(envPIDFile), Stall: os.Getenv(envStall), Hang: os.Getenv(envHang) != ""}
+	if err := ServeStdioWith(ctx, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "ServeStdio:", err)
 		os.Exit(1)
 	}

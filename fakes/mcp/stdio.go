@@ -1,6 +1,8 @@
 package mcpfake
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -19,12 +21,61 @@ import (
 // that a port's teardown ended this process. It returns nil when stdin closes
 // or ctx ends, and the error otherwise.
 func ServeStdio(ctx context.Context, pidFile string) error {
-	if pidFile != "" {
-		if err := writePID(pidFile); err != nil {
+	return ServeStdioWith(ctx, StdioOptions{PIDFile: pidFile})
+}
+
+// StdioOptions shape how the stdio fake misbehaves.
+type StdioOptions struct {
+	// PIDFile receives the process id first thing, before any delay.
+	PIDFile string
+	// StartDelay is slept before the server reads stdin: a server that starts slowly.
+	// The sleep ignores stdin closing, as a real slow start would; a signal ends it.
+	StartDelay time.Duration
+	// Stall is a Phase the server never answers; reaching it writes StalledFile(PIDFile).
+	Stall string
+	// Hang makes the process read and discard stdin and never answer, and keep running
+	// after stdin closes: only a signal ends it.
+	Hang bool
+}
+
+// StalledFile is where a stalling stdio fake records that a client reached its stall phase.
+func StalledFile(pidFile string) string { return pidFile + ".stalled" }
+
+// ServeStdioWith is ServeStdio with the misbehaviours of opts.
+func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
+	if opts.PIDFile != "" {
+		if err := writePID(opts.PIDFile); err != nil {
 			return err
 		}
 	}
-	ss, err := NewServer().Connect(ctx, &mcp.StdioTransport{}, nil)
+	if opts.StartDelay > 0 {
+		t := time.NewTimer(opts.StartDelay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		}
+	}
+	if opts.Hang {
+		go func() { _, _ = io.Copy(io.Discard, os.Stdin) }()
+		<-ctx.Done()
+		return nil
+	}
+	var transport mcp.Transport = &mcp.StdioTransport{}
+	if opts.Stall != "" {
+		// The stalled request is swallowed before the SDK sees it (the SDK answers
+		// initialize itself), so the server stays silent but still ends on stdin EOF.
+		transport = &mcp.IOTransport{
+			Reader: &stallReader{r: bufio.NewReader(os.Stdin), method: opts.Stall, reached: func() {
+				if opts.PIDFile != "" {
+					_ = os.WriteFile(StalledFile(opts.PIDFile), []byte(opts.Stall), 0o644)
+				}
+			}},
+			Writer: nopWriteCloser{os.Stdout},
+		}
+	}
+	ss, err := NewServer().Connect(ctx, transport, nil)
 	if err != nil {
 		return err
 	}
@@ -47,6 +98,38 @@ func ServeStdio(ctx context.Context, pidFile string) error {
 		return nil
 	}
 }
+
+// stallReader passes stdin through line by line, dropping every JSON-RPC line that calls
+// method (reached is called for it).
+type stallReader struct {
+	r       *bufio.Reader
+	method  string
+	reached func()
+	buf     []byte
+}
+
+func (s *stallReader) Read(p []byte) (int, error) {
+	for len(s.buf) == 0 {
+		line, err := s.r.ReadBytes('\n')
+		if len(line) > 0 && carriesMethod(bytes.TrimSpace(line), s.method) {
+			s.reached()
+			line = nil
+		}
+		s.buf = line
+		if err != nil && len(s.buf) == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
+}
+
+func (s *stallReader) Close() error { return nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // writePID writes the pid through a rename, so a reader polling the file
 // never sees it half-written.

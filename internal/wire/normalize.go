@@ -3,16 +3,15 @@ package wire
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 )
-
-// idKeys hold generated identifiers (tool-call ids) that differ run to run and port to port.
-var idKeys = map[string]bool{"id": true, "tool_call_id": true, "tool_use_id": true}
 
 // Normalize returns a comparable copy of a decoded body:
 //   - key order never matters (bodies are maps);
 //   - numbers are float64, so 1, 1.0 and 1e0 compare equal;
-//   - generated ids become "<id>";
+//   - ids are kept: the fake LLM numbers tool calls per route, so a port that sends another
+//     id (or drops the link between a call and its result) differs;
 //   - openai tool-call "arguments" (a JSON string whose spacing varies by port) are parsed;
 //   - the fake's loopback URLs become "<fake-url>".
 func Normalize(body map[string]any) map[string]any {
@@ -50,8 +49,6 @@ func normalize(v any, key string) any {
 		return t
 	case string:
 		switch {
-		case idKeys[key]:
-			return "<id>"
 		case key == "arguments":
 			var parsed any
 			if json.Unmarshal([]byte(t), &parsed) == nil {
@@ -62,4 +59,23 @@ func normalize(v any, key string) any {
 		}
 	}
 	return v
+}
+
+// NormalizeInventory returns a comparable copy of a list-only result {tools, status}: the
+// Normalize rules, plus each server's tool list sorted by name (listing order is not pinned).
+func NormalizeInventory(inv map[string]any) map[string]any {
+	out := Normalize(inv)
+	tools, _ := out["tools"].(map[string]any)
+	for server, v := range tools {
+		list, _ := v.([]any)
+		sort.SliceStable(list, func(i, j int) bool { return toolInfoName(list[i]) < toolInfoName(list[j]) })
+		tools[server] = list
+	}
+	return out
+}
+
+func toolInfoName(v any) string {
+	m, _ := v.(map[string]any)
+	s, _ := m["name"].(string)
+	return s
 }

@@ -410,32 +410,77 @@ public sealed class Recorder
 /// <summary>The bodyTransform and beforeLLM instructions of client.create.</summary>
 public static class HostHooks
 {
-    /// <summary>Records a deep copy of the body, then returns null (returnNull) or an edited shallow
-    /// copy: delete, set, appendToLastUser (string content of the last role:user message).</summary>
+    /// <summary>Records a deep copy of the body, then returns null (returnNull) or the body edited
+    /// as SPEC.md §3 says: delete, set, setNested ({key: {sub: value}}), appendToLastUser (string
+    /// content of the last role:user message). Without inPlace the edits go to copies (of the body,
+    /// the touched message, the nested object); with inPlace to the very objects received, and the
+    /// same body is returned, as a host's in-place rewrite does (A4.4).</summary>
     public static Func<IDictionary<string, object?>, IDictionary<string, object?>?> BodyTransform(Recorder rec, JsonElement spec)
     {
-        var a = Args.Object(spec, "bodyTransform", "delete", "set", "appendToLastUser", "returnNull");
+        var a = Args.Object(spec, "bodyTransform", "delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull");
         var delete = Args.Get(a, "delete") is JsonElement d
             ? d.EnumerateArray().Select(x => x.GetString() ?? "").ToList()
             : new List<string>();
         var set = Args.Get(a, "set") is JsonElement s
             ? (s.ValueKind == JsonValueKind.Object ? s.Clone() : throw AdapterError.Failed("adapter: bodyTransform.set is not an object"))
             : (JsonElement?)null;
+        var setNested = Args.Get(a, "setNested") is JsonElement sn
+            ? (sn.ValueKind == JsonValueKind.Object && sn.EnumerateObject().All(p => p.Value.ValueKind == JsonValueKind.Object)
+                ? sn.Clone()
+                : throw AdapterError.Failed("adapter: bodyTransform.setNested is not an object of objects"))
+            : (JsonElement?)null;
         var append = Args.String(a, "appendToLastUser");
+        var inPlace = Args.Bool(a, "inPlace") ?? false;
         var returnNull = Args.Bool(a, "returnNull") ?? false;
         return body =>
         {
             rec.Transform(body);
             if (returnNull) return null;
-            var output = new Dictionary<string, object?>(body);
+            var output = inPlace ? body : new Dictionary<string, object?>(body);
             foreach (var k in delete) output.Remove(k);
             if (set is JsonElement setEl)
                 foreach (var p in setEl.EnumerateObject())
                     output[p.Name] = JsonConv.FromJson(p.Value); // decoded afresh per call
+            if (setNested is JsonElement nestedEl)
+            {
+                foreach (var p in nestedEl.EnumerateObject())
+                {
+                    output.TryGetValue(p.Name, out var old);
+                    IDictionary<string, object?> obj;
+                    if (old is IDictionary<string, object?> oldMap)
+                        obj = inPlace ? oldMap : new Dictionary<string, object?>(oldMap);
+                    else
+                        obj = new Dictionary<string, object?>();
+                    foreach (var sub in p.Value.EnumerateObject())
+                        obj[sub.Name] = JsonConv.FromJson(sub.Value); // decoded afresh per call
+                    if (!ReferenceEquals(obj, old)) output[p.Name] = obj;
+                }
+            }
             if (append != null && output.TryGetValue("messages", out var msgs))
-                output["messages"] = EditLastUser(msgs, c => c is string str ? str + append : c);
+            {
+                if (inPlace)
+                    AppendInPlace(msgs, append);
+                else
+                    output["messages"] = EditLastUser(msgs, c => c is string str ? str + append : c);
+            }
             return output;
         };
+    }
+
+    /// <summary>inPlace appendToLastUser: the last role:user message's own dictionary gets the
+    /// suffix on its string content; the list and the message are the port's very objects.</summary>
+    private static void AppendInPlace(object? messages, string append)
+    {
+        if (messages is string || messages is not System.Collections.IEnumerable items) return;
+        IDictionary<string, object?>? last = null;
+        foreach (var m in items)
+        {
+            if (m is IDictionary<string, object?> msg
+                && msg.TryGetValue("role", out var role) && Convert.ToString(role) == "user")
+                last = msg;
+        }
+        if (last != null && last.TryGetValue("content", out var content) && content is string str)
+            last["content"] = str + append;
     }
 
     /// <summary>Records {turn, messageCount, toolCount}; overrides messages (setLastUserContent)

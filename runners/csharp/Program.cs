@@ -91,7 +91,9 @@ public sealed class Timing : IDisposable
         if (first is long ms)
         {
             _source = new CancellationTokenSource();
-            _source.CancelAfter(TimeSpan.FromMilliseconds(ms));
+            // 0 ms: already cancelled when the port is called (SPEC.md §3, G3.7), never raced by a timer
+            if (ms <= 0) _source.Cancel();
+            else _source.CancelAfter(TimeSpan.FromMilliseconds(ms));
         }
         Token = _source?.Token ?? CancellationToken.None;
     }

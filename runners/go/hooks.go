@@ -15,6 +15,8 @@ type transformArgs struct {
 	Delete           []string        `json:"delete"`
 	Set              json.RawMessage `json:"set"`
 	AppendToLastUser *string         `json:"appendToLastUser"`
+	SetNested        json.RawMessage `json:"setNested"`
+	InPlace          bool            `json:"inPlace"`
 	ReturnNull       bool            `json:"returnNull"`
 }
 
@@ -58,9 +60,10 @@ func (r *recorder) snapshot() ([]any, []hookSeen) {
 	return append([]any{}, r.transformSaw...), append([]hookSeen{}, r.hookSaw...)
 }
 
-// bodyTransform builds the transform SPEC.md §3 describes. It edits a shallow
-// copy of the body and of the touched message, so the library's own
-// transcript is never changed behind its back.
+// bodyTransform builds the transform SPEC.md §3 describes. By default it edits a shallow
+// copy of the body and of the touched message, so the library's own transcript is never
+// changed behind its back; with inPlace it edits the very objects it was given (a host's
+// in-place rewrite, ADR A4/A6) and returns the same map.
 func (r *recorder) bodyTransform(t transformArgs) func(map[string]any) map[string]any {
 	return func(body map[string]any) map[string]any {
 		r.mu.Lock()
@@ -68,6 +71,10 @@ func (r *recorder) bodyTransform(t transformArgs) func(map[string]any) map[strin
 		r.mu.Unlock()
 		if t.ReturnNull {
 			return nil
+		}
+		if t.InPlace {
+			editInPlace(body, t)
+			return body
 		}
 		out := make(map[string]any, len(body))
 		for k, v := range body {
@@ -85,6 +92,18 @@ func (r *recorder) bodyTransform(t transformArgs) func(map[string]any) map[strin
 				}
 			}
 		}
+		for k, sub := range nestedSets(t.SetNested) {
+			obj := map[string]any{}
+			if old, ok := out[k].(map[string]any); ok {
+				for kk, vv := range old {
+					obj[kk] = vv
+				}
+			}
+			for kk, vv := range sub {
+				obj[kk] = vv
+			}
+			out[k] = obj
+		}
 		if t.AppendToLastUser != nil {
 			if msgs, ok := out["messages"]; ok {
 				out["messages"] = editLastUser(msgs, func(content any) any {
@@ -97,6 +116,68 @@ func (r *recorder) bodyTransform(t transformArgs) func(map[string]any) map[strin
 		}
 		return out
 	}
+}
+
+// editInPlace applies t to body itself: keys deleted and set on it, setNested written into
+// the object already at that key, the suffix appended to the last user message's own map.
+func editInPlace(body map[string]any, t transformArgs) {
+	for _, k := range t.Delete {
+		delete(body, k)
+	}
+	if len(t.Set) > 0 {
+		var set map[string]any
+		if err := json.Unmarshal(t.Set, &set); err == nil {
+			for k, v := range set {
+				body[k] = v
+			}
+		}
+	}
+	for k, sub := range nestedSets(t.SetNested) {
+		obj, ok := body[k].(map[string]any)
+		if !ok {
+			obj = map[string]any{}
+			body[k] = obj
+		}
+		for kk, vv := range sub {
+			obj[kk] = vv
+		}
+	}
+	if t.AppendToLastUser == nil {
+		return
+	}
+	appendTo := func(m map[string]any) {
+		if s, ok := m["content"].(string); ok {
+			m["content"] = s + *t.AppendToLastUser
+		}
+	}
+	switch list := body["messages"].(type) {
+	case []any:
+		for i := len(list) - 1; i >= 0; i-- {
+			if m, ok := list[i].(map[string]any); ok && m["role"] == "user" {
+				appendTo(m)
+				return
+			}
+		}
+	case []map[string]any:
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i]["role"] == "user" {
+				appendTo(list[i])
+				return
+			}
+		}
+	}
+}
+
+// nestedSets decodes setNested afresh (so no two bodies share a value); nil when absent.
+func nestedSets(raw json.RawMessage) map[string]map[string]any {
+	if len(raw) == 0 {
+		return nil
+	}
+	var out map[string]map[string]any
+	if json.Unmarshal(raw, &out) != nil {
+		return nil
+	}
+	return out
 }
 
 // beforeLLM builds the hook SPEC.md §3 describes: record, then override.

@@ -47,6 +47,11 @@ func (t timing) context() (context.Context, context.CancelFunc) {
 		inner := cancel
 		var c context.CancelFunc
 		ctx, c = context.WithCancel(ctx)
+		if *t.CancelAfterMs <= 0 {
+			// 0 ms: already cancelled when the port is called (SPEC.md §3), never a race.
+			c()
+			return ctx, func() { inner() }
+		}
 		timer := time.AfterFunc(time.Duration(*t.CancelAfterMs)*time.Millisecond, c)
 		cancel = func() { timer.Stop(); c(); inner() }
 	}

@@ -138,7 +138,7 @@ const KNOWN_ARGS = {
   "mcp.load": ["mcpConfig", "context", ...TIMING_ARGS], "mcp.list": ["mcpConfig", "context", ...TIMING_ARGS],
 }
 const KNOWN_NESTED = {
-  bodyTransform: ["delete", "set", "appendToLastUser", "returnNull"],
+  bodyTransform: ["delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull"],
   beforeLLM: ["setLastUserContent", "tools"],
   mcpConfig: ["file", "inline"],
 }
@@ -173,7 +173,9 @@ function makeTiming(args) {
   if (has("cancelAfterMs")) {
     const ctrl = new AbortController()
     signals.push(ctrl.signal)
-    t.timers.push(setTimeout(() => ctrl.abort(), args.cancelAfterMs))
+    // 0 ms: already cancelled when the port is called (SPEC.md §3), never raced by a timer
+    if (args.cancelAfterMs <= 0) ctrl.abort()
+    else t.timers.push(setTimeout(() => ctrl.abort(), args.cancelAfterMs))
   }
   t.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
   t.stop = () => t.timers.forEach(clearTimeout)
@@ -225,6 +227,30 @@ function editLastUser(msgs, edit) {
   return out
 }
 
+// editInPlace is SPEC.md §3's inPlace transform: it edits the very objects it received (the
+// body, the last user message inside it, the nested object at a setNested key) and returns
+// the same body, as a host's in-place rewrite does (A4.4).
+function editInPlace(body, t) {
+  for (const k of t.delete ?? []) delete body[k]
+  if (t.set) for (const [k, v] of Object.entries(t.set)) body[k] = jsonCopy(v)
+  if (t.setNested) {
+    for (const [k, sub] of Object.entries(t.setNested)) {
+      if (!body[k] || typeof body[k] !== "object" || Array.isArray(body[k])) body[k] = {}
+      Object.assign(body[k], jsonCopy(sub))
+    }
+  }
+  if (typeof t.appendToLastUser === "string" && Array.isArray(body.messages)) {
+    for (let i = body.messages.length - 1; i >= 0; i--) {
+      const m = body.messages[i]
+      if (m && typeof m === "object" && m.role === "user") {
+        if (typeof m.content === "string") m.content += t.appendToLastUser
+        break
+      }
+    }
+  }
+  return body
+}
+
 // --- ops --------------------------------------------------------------------------------------
 function opHello() {
   const { pkg, dir } = portPackage()
@@ -244,9 +270,16 @@ function opClientCreate(args) {
     opts.bodyTransform = (body) => {
       rec.transformSaw.push(jsonCopy(body))
       if (t.returnNull) return null
+      if (t.inPlace) return editInPlace(body, t)
       const out = { ...body }
       for (const k of t.delete ?? []) delete out[k]
       if (t.set) for (const [k, v] of Object.entries(t.set)) out[k] = jsonCopy(v)
+      if (t.setNested) {
+        for (const [k, sub] of Object.entries(t.setNested)) {
+          const old = out[k] && typeof out[k] === "object" && !Array.isArray(out[k]) ? out[k] : {}
+          out[k] = { ...old, ...jsonCopy(sub) }
+        }
+      }
       if (typeof t.appendToLastUser === "string" && "messages" in out) {
         out.messages = editLastUser(out.messages, (c) => (typeof c === "string" ? c + t.appendToLastUser : c))
       }

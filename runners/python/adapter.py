@@ -374,17 +374,45 @@ def make_body_transform(spec: dict[str, Any], st: ClientState) -> Callable[[dict
     delete = list(spec.get("delete") or [])
     set_ = dict(spec.get("set") or {})
     append = spec.get("appendToLastUser")
+    set_nested = dict(spec.get("setNested") or {})
+    in_place = bool(spec.get("inPlace"))
     return_null = bool(spec.get("returnNull"))
+
+    def edit_in_place(body: dict[str, Any]) -> dict[str, Any]:
+        # SPEC.md §3 inPlace: edit the very objects received and return the same body (A4.4)
+        for k in delete:
+            body.pop(k, None)
+        for k, v in set_.items():
+            body[k] = copy.deepcopy(v)
+        for k, sub in set_nested.items():
+            obj = body.get(k)
+            if not isinstance(obj, dict):
+                obj = {}
+                body[k] = obj
+            obj.update(copy.deepcopy(sub))
+        msgs = body.get("messages")
+        if append is not None and isinstance(msgs, list):
+            for m in reversed(msgs):
+                if isinstance(m, dict) and m.get("role") == "user":
+                    if isinstance(m.get("content"), str):
+                        m["content"] = m["content"] + append
+                    break
+        return body
 
     def body_transform(body: dict[str, Any]) -> Optional[dict[str, Any]]:
         st.transform_saw.append(_json_copy(body))
         if return_null:
             return None
+        if in_place:
+            return edit_in_place(body)
         out = dict(body)
         for k in delete:
             out.pop(k, None)
         for k, v in set_.items():
             out[k] = copy.deepcopy(v)
+        for k, sub in set_nested.items():
+            old = out.get(k)
+            out[k] = {**(old if isinstance(old, dict) else {}), **copy.deepcopy(sub)}
         if append is not None and "messages" in out:
             # only string content is appended to; the last user message is never skipped over
             out["messages"] = edit_last_user(out["messages"], lambda c: c + append if isinstance(c, str) else c)
@@ -658,7 +686,7 @@ KNOWN_ARGS: dict[str, list[str]] = {
     "mcp.load": ["mcpConfig", "context", *_TIMING], "mcp.list": ["mcpConfig", "context", *_TIMING],
 }
 KNOWN_NESTED = {
-    "bodyTransform": ["delete", "set", "appendToLastUser", "returnNull"],
+    "bodyTransform": ["delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull"],
     "beforeLLM": ["setLastUserContent", "tools"],
     "mcpConfig": ["file", "inline"],
 }

@@ -162,7 +162,7 @@ final class Adapter {
         if (a.has("systemPrompt")) Port.set(opts, "systemPrompt", a.str("systemPrompt"));
         if (a.has("maxTurns")) Port.set(opts, "maxTurns", a.optLong("maxTurns").intValue());
         if (a.has("requestParams")) Port.set(opts, "requestParams", a.optMap("requestParams"));
-        Args bt = a.nested("bodyTransform", "delete", "set", "appendToLastUser", "returnNull");
+        Args bt = a.nested("bodyTransform", "delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull");
         if (bt != null) Port.set(opts, "bodyTransform", rec.bodyTransform(bt));
         Args bl = a.nested("beforeLLM", "setLastUserContent", "tools");
         if (bl != null) {

@@ -51,6 +51,8 @@ final class Recorder {
         List<Object> delete = t.optList("delete");
         Map<String, Object> set = t.optMap("set");
         String append = t.optStr("appendToLastUser");
+        Map<String, Object> setNested = t.optMap("setNested");
+        boolean inPlace = t.bool("inPlace");
         boolean returnNull = t.bool("returnNull");
         if (delete != null) {
             for (Object k : delete) {
@@ -63,7 +65,8 @@ final class Recorder {
                 transformSaw.add(seen);
             }
             if (returnNull) return null;
-            Map<String, Object> out = new LinkedHashMap<>(body);
+            // inPlace (SPEC.md §3, A4.4): edit the very maps received and return the same body.
+            Map<String, Object> out = inPlace ? body : new LinkedHashMap<>(body);
             if (delete != null) {
                 for (Object k : delete) out.remove((String) k);
             }
@@ -73,8 +76,40 @@ final class Recorder {
                 Map<String, Object> fresh = (Map<String, Object>) Json.copy(set);
                 out.putAll(fresh);
             }
+            if (setNested != null) {
+                for (Map.Entry<String, Object> e : setNested.entrySet()) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> sub = (Map<String, Object>) Json.copy(e.getValue());
+                    Object old = out.get(e.getKey());
+                    if (inPlace && old instanceof Map<?, ?> m) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> target = (Map<String, Object>) m;
+                        target.putAll(sub);
+                    } else {
+                        Map<String, Object> merged = new LinkedHashMap<>();
+                        if (old instanceof Map<?, ?> m) {
+                            for (Map.Entry<?, ?> x : m.entrySet()) merged.put(String.valueOf(x.getKey()), x.getValue());
+                        }
+                        merged.putAll(sub);
+                        out.put(e.getKey(), merged);
+                    }
+                }
+            }
             if (append != null && out.get("messages") instanceof List<?> msgs) {
-                out.put("messages", editLastUser(msgs, c -> c instanceof String s ? s + append : c));
+                if (inPlace) {
+                    for (int i = msgs.size() - 1; i >= 0; i--) {
+                        if (msgs.get(i) instanceof Map<?, ?> m && "user".equals(m.get("role"))) {
+                            if (m.get("content") instanceof String s) {
+                                @SuppressWarnings("unchecked")
+                                Map<String, Object> msg = (Map<String, Object>) m;
+                                msg.put("content", s + append);
+                            }
+                            break;
+                        }
+                    }
+                } else {
+                    out.put("messages", editLastUser(msgs, c -> c instanceof String s ? s + append : c));
+                }
             }
             return out;
         };

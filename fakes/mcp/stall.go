@@ -1,0 +1,79 @@
+package mcpfake
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync/atomic"
+)
+
+// MCP phases a fake can stall in. A stalled fake never answers that request: only the
+// client's own timeout, its caller's cancel or deadline, or closing the fake ends the wait.
+const (
+	PhaseInitialize = "initialize"
+	PhaseToolsList  = "tools/list"
+)
+
+// ValidPhase reports whether p names a phase a fake can stall in ("" = none).
+func ValidPhase(p string) bool { return p == "" || p == PhaseInitialize || p == PhaseToolsList }
+
+// stallHTTP wraps an MCP HTTP handler: a POST carrying a JSON-RPC request of phase method is
+// held open, unanswered, until the client goes away or the server closes. Every other
+// request passes through, so the phases before method complete normally.
+func stallHTTP(method string, hits *atomic.Int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if method == "" || r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+		if err != nil {
+			http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !carriesMethod(body, method) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		hits.Add(1)
+		<-r.Context().Done()
+	})
+}
+
+// phaseMethods are the JSON-RPC methods of a phase: the handshake is "initialize", or
+// "server/discover" for clients speaking the 2026-07-28 protocol (SEP-2575).
+var phaseMethods = map[string][]string{
+	PhaseInitialize: {"initialize", "server/discover"},
+	PhaseToolsList:  {"tools/list"},
+}
+
+// carriesMethod reports whether a JSON-RPC message (or batch) in body belongs to phase.
+func carriesMethod(body []byte, phase string) bool {
+	in := func(m string) bool {
+		for _, p := range phaseMethods[phase] {
+			if m == p {
+				return true
+			}
+		}
+		return false
+	}
+	var one struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(body, &one) == nil {
+		return in(one.Method)
+	}
+	var batch []struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(body, &batch) == nil {
+		for _, m := range batch {
+			if in(m.Method) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,213 @@
+package steps
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	mcpfake "toolnexus-conformance/fakes/mcp"
+)
+
+// spawnDelay is how long a slow-starting stdio fake sleeps before it reads stdin: longer
+// than any bound a scenario asserts, shorter than the runner's call timeout.
+const spawnDelay = 8 * time.Second
+
+func (w *World) registerMCPPhaseSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`, w.stallingServer)
+	sc.Step(`^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`, w.hungStdioServer)
+	sc.Step(`^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`, w.sawPhase)
+	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, w.mcpActionPreCancelled)
+	sc.Step(`^no stdio child is left and no fake has an open connection$`, w.nothingLeft)
+	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
+	sc.Step(`^every build succeeds and exposes exactly (.+)$`, w.everyBuildExposes)
+	sc.Step(`^the call returns within (\d+) ms of the server's timeout$`, w.withinTimeout)
+	sc.Step(`^the toolkit is closed$`, w.toolkitClosed)
+}
+
+func (w *World) toolkitClosed() error {
+	if w.toolkit == "" {
+		return fmt.Errorf("harness: no toolkit to close")
+	}
+	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.toolkit}); err != nil {
+		return err
+	}
+	kept := w.toolkits[:0]
+	for _, t := range w.toolkits {
+		if t != w.toolkit {
+			kept = append(kept, t)
+		}
+	}
+	w.toolkits, w.toolkit = kept, ""
+	return nil
+}
+
+func (w *World) stallingServer(name, transport, phase, timeout string) error {
+	var cfg map[string]any
+	switch {
+	case transport == "stdio" && phase == "spawn":
+		cfg = w.stdioServer(name, "--start-delay", spawnDelay.String())
+	case transport == "stdio":
+		cfg = w.stdioServer(name, "--stall", phase)
+	case phase == "spawn":
+		return fmt.Errorf("harness: only a stdio server has a spawn phase (%q is %s)", name, transport)
+	default:
+		start := mcpfake.StartStreamableStalling
+		if transport == "SSE only" {
+			start = mcpfake.StartSSEStalling
+		}
+		s, err := start(phase)
+		if err != nil {
+			return fmt.Errorf("harness: stalling MCP fake: %w", err)
+		}
+		w.mcp.http[name] = s
+		w.mcp.closers = append(w.mcp.closers, s.Close)
+		cfg = map[string]any{"url": s.URL()}
+	}
+	if timeout != "" {
+		var ms int
+		fmt.Sscan(timeout, &ms)
+		cfg["timeout"] = ms
+		w.mcp.timeouts[name] = ms
+	}
+	w.mcp.servers[name] = cfg
+	// The bound and floor of the calls to come count this stall (a slow spawn ends by itself).
+	if phase == "spawn" {
+		w.stallsFor(name, spawnDelay)
+	} else {
+		w.stallsFor(name, forever)
+	}
+	return nil
+}
+
+func (w *World) hungStdioServer(name, timeout string) error {
+	cfg := w.stdioServer(name, "--hang")
+	if timeout != "" {
+		var ms int
+		fmt.Sscan(timeout, &ms)
+		cfg["timeout"] = ms
+		w.mcp.timeouts[name] = ms
+	}
+	w.mcp.servers[name] = cfg
+	w.stallsFor(name, forever)
+	return nil
+}
+
+// sawPhase is the evidence that a stall scenario stalled where it says: without it a port
+// failing earlier (or never connecting) would pass for the wrong reason.
+func (w *World) sawPhase(name, phase string) error {
+	if path, ok := w.mcp.pidFiles[name]; ok {
+		if _, err := readPID(path); err != nil {
+			return fmt.Errorf("the stdio server of %q was never started (no PID file)", name)
+		}
+		if phase == "spawn" {
+			return nil
+		}
+		b, err := os.ReadFile(mcpfake.StalledFile(path))
+		if err != nil || string(b) != phase {
+			return fmt.Errorf("the stdio server of %q never received %s: the client stopped earlier", name, phase)
+		}
+		return nil
+	}
+	h, ok := w.mcp.http[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stalling fake of this scenario", name)
+	}
+	if h.Stalls() == 0 {
+		return fmt.Errorf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())
+	}
+	return nil
+}
+
+func (w *World) mcpActionPreCancelled(action string) error {
+	return w.mcpActionArgs(action, map[string]any{"cancelAfterMs": 0})
+}
+
+// leftovers lists what the scenario's fakes still see open: stdio children that run and
+// TCP connections the client has not closed. A stdio server that never started is fine.
+func (w *World) leftovers() []string {
+	var out []string
+	for _, name := range sortedNames(w.mcp.pidFiles) {
+		pid, err := readPID(w.mcp.pidFiles[name])
+		if err == nil && !mcpfake.ProcessGone(pid) {
+			out = append(out, fmt.Sprintf("the stdio server of %q (pid %d) still runs", name, pid))
+		}
+	}
+	for _, name := range sortedNames(w.mcp.http) {
+		if n := w.mcp.http[name].Open(); n > 0 {
+			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
+		}
+	}
+	for _, name := range sortedNames(w.mcp.hangs) {
+		if n := w.mcp.hangs[name].Open(); n > 0 {
+			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
+		}
+	}
+	return out
+}
+
+func (w *World) nothingLeft() error {
+	if waitFor(exitGrace, func() bool { return len(w.leftovers()) == 0 }) {
+		return nil
+	}
+	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(), "; "), exitGrace, w.lastOp)
+}
+
+func (w *World) buildTimes(n int) error {
+	for i := 0; i < n; i++ {
+		if err := w.mcpActionArgs("built into a toolkit", nil); err != nil {
+			return err
+		}
+		if !w.last.OK {
+			return fmt.Errorf("build %d of %d failed: %s: %s", i+1, n, w.last.Error.Kind, w.last.Error.Message)
+		}
+		names, err := w.toolNames()
+		if err != nil {
+			return err
+		}
+		w.builds = append(w.builds, names)
+	}
+	return nil
+}
+
+func (w *World) everyBuildExposes(list string) error {
+	if len(w.builds) == 0 {
+		return fmt.Errorf("harness: no build was made")
+	}
+	want := splitList(list)
+	sort.Strings(want)
+	for i, got := range w.builds {
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%s", i+1, len(w.builds), d)
+		}
+	}
+	return nil
+}
+
+// withinTimeout bounds a call by the largest per-server timeout of the scenario plus slack.
+func (w *World) withinTimeout(slack int) error {
+	max := 0
+	for _, ms := range w.mcp.timeouts {
+		if ms > max {
+			max = ms
+		}
+	}
+	if max == 0 {
+		return fmt.Errorf("harness: no server of this scenario has a timeout")
+	}
+	return w.callWithin(max + slack)
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
