@@ -289,3 +289,36 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 		t.Errorf("go with a checkout's TOOLNEXUS_GO in ImplEnv must run, not be absent: %s", r.Reason)
 	}
 }
+
+// With more jobs than the breaker's threshold, scenarios that started while the adapter was
+// still on probation wait for a process; when the breaker trips they are "not run (adapter
+// unresponsive)", never failed with the breaker's error. Only the first wave fails.
+func TestBreakerWithMoreJobsThanItsThreshold(t *testing.T) {
+	const deadline = 300 * time.Millisecond
+	exe, _ := os.Executable()
+	rs, err := Run(context.Background(), Options{Root: scriptedRoot(t, ""), Cache: t.TempDir(), Ports: []string{"python"},
+		Tags: "@G1.1,@G1.3,@G1.4", CallTimeout: deadline, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: []string{"FAKE_MODE=hang"}, Jobs: BreakerThreshold + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	failed, notRun := 0, 0
+	for _, o := range r.Scenarios {
+		switch o.Status {
+		case steps.StatusFail:
+			failed++
+			if strings.Contains(o.Message, "unresponsive") {
+				t.Errorf("%s failed with the breaker's error instead of not running: %q", o.Scenario, o.Message)
+			}
+		case steps.StatusUnresponsive:
+			notRun++
+		default:
+			t.Errorf("%s: %s %q", o.Scenario, o.Status, o.Message)
+		}
+	}
+	if r.Unresponsive == "" || !r.Red() || failed > BreakerThreshold+1 || notRun == 0 {
+		t.Errorf("%d failed, %d not run, unresponsive %q: want at most the first wave (%d) failed, the rest not run",
+			failed, notRun, r.Unresponsive, BreakerThreshold+1)
+	}
+}
