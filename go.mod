@@ -1,4 +1,4 @@
-module toolnexus-conformance
+module github.com/muthuishere/toolnexus-conformance
 
 go 1.26
 

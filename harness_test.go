@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"toolnexus-conformance/internal/bundle"
+	"github.com/muthuishere/toolnexus-conformance/internal/bundle"
 )
 
 // TestNestedIsFresh: nested.tar.gz must hold today's runners/go and reference/, or an installed

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 )
 
 // Adapters hands each running scenario its own adapter process, so scenarios of one

@@ -10,7 +10,7 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 
-	"toolnexus-conformance/internal/wire"
+	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
 // Baseline names the earlier release X.3 compares a port's bodies with (`--baseline

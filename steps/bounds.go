@@ -13,8 +13,8 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"toolnexus-conformance/fakes/faults"
-	"toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 )
 
 // Judging at the bound (SPEC.md §4 "Bounds"). Where the ADR pins how long a call may take,

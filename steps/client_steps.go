@@ -6,7 +6,7 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 )
 
 func (w *World) registerClientSteps(sc *godog.ScenarioContext) {

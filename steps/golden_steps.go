@@ -9,7 +9,7 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 
-	"toolnexus-conformance/internal/wire"
+	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
 func (w *World) registerGoldenSteps(sc *godog.ScenarioContext) {

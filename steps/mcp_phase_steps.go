@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	mcpfake "toolnexus-conformance/fakes/mcp"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 // spawnDelay is how long a slow-starting stdio fake sleeps before it reads stdin: longer

@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"toolnexus-conformance/fakes/faults"
-	mcpfake "toolnexus-conformance/fakes/mcp"
+	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 // mcpState is the MCP side of one scenario: the fakes it started and the config it builds.

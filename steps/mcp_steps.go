@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"toolnexus-conformance/fakes/faults"
-	mcpfake "toolnexus-conformance/fakes/mcp"
+	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 // exitGrace is how long a port may take, after a call returns, to finish reaping.
@@ -198,7 +198,6 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 	_, err = w.callBounded(op, args, bound, floor)
 	return err
 }
-
 
 // okResult is the last call's result, or why there is none.
 func (w *World) okResult() (map[string]any, error) {

@@ -14,9 +14,9 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"toolnexus-conformance/fakes/llm"
-	"toolnexus-conformance/internal/adapter"
-	"toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // Env is what every scenario of one port's run shares.

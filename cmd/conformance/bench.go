@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // cmdBench runs the suite N times on the chosen implementations (all at once, as `run`

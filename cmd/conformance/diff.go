@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdDiff runs the parity scenarios on one port and prints its wire-body diff against one

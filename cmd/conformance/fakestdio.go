@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	mcpfake "toolnexus-conformance/fakes/mcp"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 // cmdFakeStdio serves the fake MCP server on stdin/stdout; ports spawn it as a stdio server.

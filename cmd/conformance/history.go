@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"toolnexus-conformance/internal/history"
-	"toolnexus-conformance/internal/report"
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/history"
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // cmdHistory prints, per port, from which release each catalogue ID passes, read from the

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"toolnexus-conformance/internal/adapter"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/schema"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 func cmdInfo(args []string) int {

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	conformance "toolnexus-conformance"
-	"toolnexus-conformance/internal/bundle"
+	conformance "github.com/muthuishere/toolnexus-conformance"
+	"github.com/muthuishere/toolnexus-conformance/internal/bundle"
 )
 
 // unpack is the harness root of an installed binary run outside a clone: the embedded tree,
@@ -22,7 +22,7 @@ func (c *common) unpack() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("no harness clone here and no cache dir for the built-in one (set CONFORMANCE_CACHE): %w", err)
 		}
-		base = filepath.Join(dir, "toolnexus-conformance")
+		base = filepath.Join(dir, "github.com/muthuishere/toolnexus-conformance")
 	}
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return "", err

@@ -10,7 +10,7 @@ import (
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 func cmdList(args []string) int {

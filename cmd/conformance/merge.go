@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"toolnexus-conformance/internal/merge"
-	"toolnexus-conformance/internal/report"
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/merge"
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // cmdMerge joins the results.json of separate runs (e.g. one CI job per port) and writes the

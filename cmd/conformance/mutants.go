@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"toolnexus-conformance/internal/mutant"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdMutants proves the suite can fail: the clean reference must pass every scenario and

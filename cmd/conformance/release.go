@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"toolnexus-conformance/internal/checkout"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/checkout"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // releaseFlags are the flags that bring a maintainer's own tree and releases: --toolnexus and

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/internal/report"
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // common holds the flags run, golden, info, bench, diff and mutants share.

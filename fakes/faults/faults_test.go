@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"toolnexus-conformance/fakes/internal/leakcheck"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/leakcheck"
 )
 
 // hostOf is the host:port of a fake's URL.

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
 )
 
 // Slow answers every HTTP request with 503 Service Unavailable, but only

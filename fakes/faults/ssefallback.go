@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
 )
 
 // SSEFallback refuses streamable HTTP (POST gets 405 Method Not Allowed, the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"toolnexus-conformance/fakes/internal/leakcheck"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/leakcheck"
 )
 
 // startServer starts a fake that the test closes, checking for leaks.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
 )
 
 // Server is the fake LLM HTTP server.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
 )
 
 // HTTPServer is a fake MCP server over HTTP (streamable or SSE).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"toolnexus-conformance/fakes/internal/leakcheck"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/leakcheck"
 )
 
 func TestStreamable(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"toolnexus-conformance/fakes/internal/leakcheck"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/leakcheck"
 )
 
 // A fake stalling in tools/list completes initialize, then holds tools/list until the

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // The runner is a child subreaper: a descendant orphaned by an adapter's death is

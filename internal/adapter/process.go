@@ -20,8 +20,8 @@ import (
 	"syscall"
 	"time"
 
-	"toolnexus-conformance/internal/safetext"
-	"toolnexus-conformance/schema"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 // Bounds on the waits around a call; each is short because it only covers the gap between

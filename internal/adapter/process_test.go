@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/chaos"
-	"toolnexus-conformance/schema"
+	"github.com/muthuishere/toolnexus-conformance/internal/chaos"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 // TestMain lets the test binary play the chaos adapter, in the mode CHAOS_MODE names.

@@ -3,7 +3,7 @@ package adapter
 import (
 	"sync"
 
-	"toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // tail keeps the last max bytes written, so a chatty adapter cannot exhaust memory.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // Absent is a cell for a release that lacks the option an ID checks. It is not a failure in

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/internal/report"
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // Input is one results.json and where it came from (for error messages).

@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"toolnexus-conformance/internal/report"
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 var cat = [][2]string{

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir.

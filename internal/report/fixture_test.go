@@ -3,8 +3,8 @@ package report
 import (
 	"time"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // testCatalogue is a small catalogue whose titles need escaping in every format.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // ResultsVersion is the results.json layout's version, the one schema/results.schema.json pins.

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // junitSuites is the document root; it holds the one port's testsuite.

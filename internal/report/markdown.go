@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // GitHub caps a step summary at 1 MiB, so one assertion or stderr tail may only take this much

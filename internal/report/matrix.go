@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 var short = map[suite.Verdict]string{

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // ReadResults reads a results.json document written by JSON.

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"toolnexus-conformance/internal/suite"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // NotRun is how a report shows an ID a present implementation did not select; it is never a

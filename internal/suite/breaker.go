@@ -3,7 +3,7 @@ package suite
 import (
 	"fmt"
 
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // BreakerThreshold is how many consecutive adapter failures make an implementation

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )
 
 // BenchmarkBesideBrokenAdapter runs the reference beside one chaos implementation on three

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // TestChaosBreakerAndBroken runs the reference beside an adapter that answers hello and then

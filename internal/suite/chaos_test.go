@@ -13,10 +13,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"toolnexus-conformance/internal/adapter"
-	"toolnexus-conformance/internal/chaos"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/chaos"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // This test binary also plays the chaos adapter (init runs before TestMain).
@@ -103,6 +103,7 @@ func TestChaosBesideReference(t *testing.T) {
 	results, err := Run(context.Background(), Options{
 		Root: dir, Cache: filepath.Join(root, ".cache"), Ports: impls,
 		Tags: "@G1.2,@A5.1", CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
+		Jobs:           1, // one process serves the scenarios in turn, so a line it writes late is seen by the next request
 		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"}, Progress: &progress,
 	})
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // Expectations is one implementation's expectations/<implementation>.txt: the scenarios it

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 func realFeatures(t *testing.T) *Features {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // featureOrder is the suite's feature files in two orders: walk, the order godog reads a

@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"toolnexus-conformance/internal/adapter"
-	"toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // pool hands each running scenario its own adapter process, so the scenarios of one

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 )
 
 // shAdapter answers every request ok, except "hang", which it never answers.

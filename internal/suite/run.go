@@ -15,11 +15,11 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"toolnexus-conformance/fakes/llm"
-	"toolnexus-conformance/internal/adapter"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/schema"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/schema"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // Options configure one run.

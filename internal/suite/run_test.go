@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	mcpfake "toolnexus-conformance/fakes/mcp"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // TestMain lets this test binary serve as the fake stdio MCP server the scenarios spawn.

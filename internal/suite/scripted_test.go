@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // scriptedRoot is a harness root whose "python" implementation is testdata/scripted-adapter:
@@ -67,7 +67,8 @@ func runScripted(t *testing.T, ctx context.Context, root, tags string, callTimeo
 	exe, _ := os.Executable()
 	rs, err := Run(ctx, Options{Root: root, Cache: t.TempDir(), Ports: []string{"python"}, Tags: tags,
 		CallTimeout: callTimeout, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
-		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env})
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env,
+		Jobs: BreakerThreshold}) // the breaker tests count failures of one wave
 	if err != nil {
 		t.Fatal(err)
 	}

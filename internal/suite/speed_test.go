@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/internal/mutant"
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 func speedOptions(t *testing.T, tags string, jobs int) Options {

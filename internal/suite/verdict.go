@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"toolnexus-conformance/internal/ports"
-	"toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // Verdict is the judgement of one scenario, or of one catalogue ID (the worst of its

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	mcpfake "toolnexus-conformance/fakes/mcp"
-	"toolnexus-conformance/internal/adapter"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 )
 
 // warmTimeout bounds the warm-up; an adapter that misses it is started again without one.

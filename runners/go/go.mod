@@ -1,4 +1,4 @@
-module toolnexus-conformance/runners/go
+module github.com/muthuishere/toolnexus-conformance/runners/go
 
 go 1.26
 

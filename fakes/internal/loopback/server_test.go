@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"toolnexus-conformance/fakes/internal/leakcheck"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/leakcheck"
 )
 
 func TestCountsAndClose(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"toolnexus-conformance/internal/bundle"
+	"github.com/muthuishere/toolnexus-conformance/internal/bundle"
 )
 
 func main() {

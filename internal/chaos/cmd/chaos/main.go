@@ -1,6 +1,6 @@
 // Command chaos is the chaos adapter (see package chaos); CHAOS_MODE picks the fault.
 package main
 
-import "toolnexus-conformance/internal/chaos"
+import "github.com/muthuishere/toolnexus-conformance/internal/chaos"
 
 func main() { chaos.Main() }
