@@ -63,6 +63,9 @@ func StartSSEStalling(phase string) (*HTTPServer, error) {
 	server := NewServer()
 	h := &HTTPServer{}
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	// Only SSE-session messages may stall: a streamable POST is refused first, so a client
+	// with no SSE fallback is never counted as having reached the stalled phase.
+	stalled := stallHTTP(phase, &h.stalls, sse)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
@@ -70,9 +73,9 @@ func StartSSEStalling(phase string) (*HTTPServer, error) {
 			http.Error(w, "this server speaks the SSE transport only: GET this URL", http.StatusMethodNotAllowed)
 			return
 		}
-		sse.ServeHTTP(w, r)
+		stalled.ServeHTTP(w, r)
 	})
-	return h.start(server, stallHTTP(phase, &h.stalls, mux), "/sse")
+	return h.start(server, mux, "/sse")
 }
 
 func (hs *HTTPServer) start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {

@@ -68,6 +68,30 @@ func TestHTTPStallsInInitialize(t *testing.T) {
 	}
 }
 
+// A streamable client (no SSE fallback) is refused by the SSE-only stalling fake before the
+// stall, so it is never counted as having reached initialize.
+func TestSSEOnlyStallRefusesStreamableFirst(t *testing.T) {
+	leakcheck.Check(t)
+	h, err := StartSSEStalling(PhaseInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: h.URL(), HTTPClient: newHTTPClient(t)}, nil)
+	if err == nil {
+		t.Fatal("a streamable client connected to an SSE-only fake")
+	}
+	if ctx.Err() != nil {
+		t.Errorf("the streamable attempt stalled instead of being refused: %v", err)
+	}
+	if h.Stalls() != 0 {
+		t.Errorf("Stalls = %d, want 0: a refused streamable POST is not the SSE initialize", h.Stalls())
+	}
+}
+
 // The stdio fake stalling in tools/list records that it got there and still exits when
 // its stdin closes.
 func TestStdioStallsInToolsList(t *testing.T) {
