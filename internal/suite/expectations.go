@@ -21,9 +21,10 @@ import (
 //	scenario: <feature file>: <scenario name>
 //	row: <example row cells joined by " | ">        (outline rows only)
 //	status: fail | unsupported
-//	fingerprint: <Fingerprint of the failure message>
+//	fingerprint: <Fingerprint of the failure message>[, <another of the same defect>…]
 //	evidence: <the failure message on one line>
 //	reason: <why, as seen on the wire>
+//	flaky: <why the real port flips between passing and this failure>   (optional)
 type Expectations struct {
 	Path    string
 	Version string
@@ -37,8 +38,11 @@ type Entry struct {
 	Fingerprint string
 	Evidence    string
 	Reason      string
-	Line        int    // of "scenario:"
-	File        string // the file, relative to the root ("expectations/python.txt")
+	// Flaky, when set, says why the port sometimes passes this scenario: a pass is then not
+	// an unexpected pass (a failure must still match a listed fingerprint).
+	Flaky string
+	Line  int    // of "scenario:"
+	File  string // the file, relative to the root ("expectations/python.txt")
 }
 
 // ExpectationsPath is where an implementation's expectations live.
@@ -115,7 +119,7 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 				bad(n, "scenario: must be \"<file>.feature: <scenario name>\", got %q", v)
 			}
 			cur = &Entry{Key: Key{Feature: feature, Name: strings.TrimSpace(name)}, Line: n, File: shortPath(path)}
-		case "row", "status", "fingerprint", "evidence", "reason":
+		case "row", "status", "fingerprint", "evidence", "reason", "flaky":
 			if cur == nil {
 				bad(n, "%s: before any scenario:", k)
 				continue
@@ -136,9 +140,11 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 				cur.Evidence = v
 			case "reason":
 				cur.Reason = v
+			case "flaky":
+				cur.Flaky = v
 			}
 		default:
-			bad(n, "unknown field %q (fields: version, scenario, row, status, fingerprint, evidence, reason)", k)
+			bad(n, "unknown field %q (fields: version, scenario, row, status, fingerprint, evidence, reason, flaky)", k)
 		}
 	}
 	finish()
@@ -197,11 +203,11 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 			out = append(out, x)
 			continue
 		}
-		if j.Status == steps.StatusPass {
+		if j.Status == steps.StatusPass && x.Flaky == "" {
 			dropped = append(dropped, x.Key.String())
 			continue
 		}
-		if x.Fingerprint != j.Fingerprint || x.Status != j.Status {
+		if j.Status != steps.StatusPass && (!x.Matches(j.Fingerprint) || x.Status != j.Status) {
 			y := *x
 			y.Status, y.Fingerprint, y.Evidence = j.Status, j.Fingerprint, j.Evidence
 			if !strings.HasPrefix(y.Reason, "UNVERIFIED") {
@@ -248,6 +254,9 @@ func (e *Expectations) Write(implementation string) error {
 		}
 		fmt.Fprintf(&b, "status: %s\nfingerprint: %s\nevidence: %s\nreason: %s\n", x.Status, x.Fingerprint,
 			oneLineText(x.Evidence), oneLineText(x.Reason))
+		if x.Flaky != "" {
+			fmt.Fprintf(&b, "flaky: %s\n", oneLineText(x.Flaky))
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(e.Path), 0o755); err != nil {
 		return err
@@ -264,4 +273,16 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") 
 // shortPath is "expectations/<file>" for messages.
 func shortPath(path string) string {
 	return filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))
+}
+
+// Matches reports whether fp is one of the entry's fingerprints (several may be listed, comma
+// separated, when one defect shows under more than one message, e.g. a call that returns
+// just past its bound or is cut at bound + margin).
+func (e *Entry) Matches(fp string) bool {
+	for _, f := range strings.Split(e.Fingerprint, ",") {
+		if strings.TrimSpace(f) == fp {
+			return true
+		}
+	}
+	return false
 }

@@ -216,3 +216,44 @@ func TestTagsAreValidated(t *testing.T) {
 		t.Errorf("got %d scenarios (%v), want 8", len(sel), err)
 	}
 }
+
+// One defect under two messages (a call just past its bound, or cut at bound + margin) is
+// listed with both fingerprints; a third message is still "known, different evidence".
+func TestSeveralFingerprintsOfOneDefect(t *testing.T) {
+	f := realFeatures(t)
+	known := g14(f, t, "anthropic", "run")
+	late, cut := "mcp.load took 2.3s; the ADR bound is 2s", "mcp.load: no answer within 2.5s (the pinned bound 2s + margin 500ms)"
+	ex := listed(known, steps.StatusFail, late)
+	ex.Entries[0].Fingerprint += ", " + Fingerprint(cut)
+	for msg, want := range map[string]Verdict{late: KnownFailure, cut: KnownFailure, "connection refused": KnownDifferent} {
+		if got := judged(f, ex, outcomeOf(known, steps.StatusFail, msg)).Judged[0].Verdict; got != want {
+			t.Errorf("%q: %s, want %s", msg, got, want)
+		}
+	}
+}
+
+// A flaky entry lets the scenario pass (green, with a note) but a failure must still match.
+func TestFlakyEntry(t *testing.T) {
+	f := realFeatures(t)
+	known := g14(f, t, "anthropic", "run")
+	ex := listed(known, steps.StatusFail, knownMessage)
+	ex.Entries[0].Flaky = "passes when the SSE connect wins the race"
+	r := judged(f, ex, outcomeOf(known, steps.StatusPass, ""))
+	if j := r.Judged[0]; j.Verdict != Pass || r.Red() || !strings.Contains(j.Note, "flaky") {
+		t.Errorf("a flaky entry that passed: %s (red %v, note %q), want a green pass with a note", j.Verdict, r.Red(), j.Note)
+	}
+	if r := judged(f, ex, outcomeOf(known, steps.StatusFail, "connection refused")); !r.Red() {
+		t.Errorf("a flaky entry failing with other evidence must stay red")
+	}
+	// Update keeps a flaky entry whose scenario passed.
+	dir := t.TempDir()
+	ex.Path = filepath.Join(dir, "js.txt")
+	r = judged(f, ex, outcomeOf(known, steps.StatusPass, ""))
+	if _, _, dropped, err := ex.Update(r); err != nil || len(dropped) != 0 || len(ex.Entries) != 1 {
+		t.Errorf("update dropped a flaky entry that passed: dropped %v, entries %d, err %v", dropped, len(ex.Entries), err)
+	}
+	back, err := LoadExpectations(ex.Path, f)
+	if err != nil || len(back.Entries) != 1 || back.Entries[0].Flaky == "" {
+		t.Fatalf("flaky: did not survive a write and read: %v %+v", err, back)
+	}
+}

@@ -130,7 +130,9 @@ func judgeOne(key Key, o steps.Outcome, e *Entry) Judged {
 		return j
 	case steps.StatusPass:
 		j.Verdict = Pass
-		if e != nil {
+		if e != nil && e.Flaky != "" {
+			j.Note = "listed as flaky in " + e.where() + " (" + e.Flaky + "); it passed this time"
+		} else if e != nil {
 			j.Verdict = UnexpectedPass
 			j.Note = "listed in " + e.where() + " (" + e.Reason + ") but it passed; remove the entry"
 		}
@@ -142,7 +144,7 @@ func judgeOne(key Key, o steps.Outcome, e *Entry) Judged {
 		j.Verdict = Unsupported
 	case e == nil:
 		j.Verdict = Fail
-	case e.Status == o.Status && e.Fingerprint == j.Fingerprint:
+	case e.Status == o.Status && e.Matches(j.Fingerprint):
 		j.Verdict = KnownFailure
 		j.Note = "known, listed in " + e.where() + ": " + e.Reason
 	default:
