@@ -33,7 +33,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
 		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
-	fs.IntVar(&c.jobs, "jobs", suite.DefaultJobs(), "scenarios run at once per implementation, each on its own adapter process (1: one after another)")
+	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 2 each)", suite.DefaultJobs()))
 	c.releaseFlags.register(fs)
 }
 
@@ -57,7 +57,7 @@ func (c *common) resolve() ([]string, bool, error) {
 		return nil, false, fmt.Errorf("--prepare-timeout %s: must be positive", c.prepareTimeout)
 	}
 	if c.jobs < 0 {
-		return nil, false, fmt.Errorf("--jobs %d: must be positive (0: the default, %d)", c.jobs, suite.DefaultJobs())
+		return nil, false, fmt.Errorf("--jobs %d: must be positive (0: the default, %d shared between the implementations)", c.jobs, suite.DefaultJobs())
 	}
 	if c.root == "" {
 		r, err := ports.Root()

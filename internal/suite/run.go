@@ -49,7 +49,7 @@ type Options struct {
 	// Baseline is the X.3 release comparison (see steps.Baseline); zero: X.3 has no baseline.
 	Baseline steps.Baseline
 	// Jobs is how many scenarios of one implementation run at once, each on its own
-	// adapter process and fakes (0: DefaultJobs()).
+	// adapter process and fakes (0: AutoJobs of the number of implementations).
 	Jobs int
 }
 
@@ -192,7 +192,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	res.Timing.Prepare = time.Since(began)
 	jobs := o.Jobs
 	if jobs <= 0 {
-		jobs = DefaultJobs()
+		jobs = AutoJobs(len(in.impls))
 	}
 	res.Timing.Jobs = jobs
 	env := append(append([]string(nil), im.Env...), extra...)

@@ -25,6 +25,12 @@ type Timing struct {
 // a few long waits.
 func DefaultJobs() int { return min(8, max(2, 4*runtime.NumCPU())) }
 
+// AutoJobs shares DefaultJobs between the implementations of one run, at least 2 each: they
+// all run at once on the same cores, and a JVM or CPython adapter starved of CPU misses the
+// pinned bounds a correct port meets (seen: java at 8 jobs beside three other ports reached no
+// tools/list before a 1.5 s cancel).
+func AutoJobs(implementations int) int { return max(2, DefaultJobs()/max(1, implementations)) }
+
 // Floor is the intrinsic floor of a run: the waits its scenarios cannot avoid even on a
 // perfect port (each scenario's declared cancel, deadline or server timeout, see
 // steps/bounds.go), spread over the jobs, and never less than the longest single one.
