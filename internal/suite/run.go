@@ -219,7 +219,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
 		return res
 	}
-	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && ex.Version != version {
+	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && releaseOf(ex.Version) != releaseOf(version) {
 		res.VersionWarning = fmt.Sprintf("%s was written against version %q; this run is %q: re-check its entries",
 			shortPath(ex.Path), ex.Version, version)
 		progress(o, "%-9s warning: %s", name, res.VersionWarning)
@@ -354,4 +354,12 @@ func leakReport(leaks []adapter.Leak) string {
 	}
 	return fmt.Sprintf("adapter left %d process(es) running outside its process group after shutdown (killed): %s",
 		len(leaks), strings.Join(s, ", "))
+}
+
+// releaseOf is a hello version without the build location adapters append in parentheses
+// ("0.16.0 (/tmp/tn/js)" -> "0.16.0"): the same release built in another folder is the same
+// version for the expectations.
+func releaseOf(version string) string {
+	v, _, _ := strings.Cut(version, " (")
+	return strings.TrimSpace(v)
 }

@@ -234,6 +234,12 @@ func TestInterruptEndsTheRun(t *testing.T) {
 	}
 }
 
+func TestReleaseOfIgnoresTheBuildFolder(t *testing.T) {
+	if releaseOf("0.16.0 (/tmp/tn/js)") != releaseOf("0.16.0 (/home/me/toolnexus/js)") || releaseOf("0.16.0") == releaseOf("0.21.0 (/x)") {
+		t.Error("releaseOf must compare releases, not build folders")
+	}
+}
+
 func TestExpectationsVersionWarning(t *testing.T) {
 	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
 	root := scriptedRoot(t, "version: 0.9\n\n"+
