@@ -69,24 +69,23 @@ func (w *World) stallingServer(name, transport, phase, timeout string) error {
 		w.mcp.closers = append(w.mcp.closers, s.Close)
 		cfg = map[string]any{"url": s.URL()}
 	}
-	if timeout != "" {
-		var ms int
-		fmt.Sscan(timeout, &ms)
-		cfg["timeout"] = ms
-		w.mcp.timeouts[name] = ms
-	}
-	w.mcp.servers[name] = cfg
-	// The bound and floor of the calls to come count this stall (a slow spawn ends by itself).
+	// A slow spawn ends by itself; every other stall lasts until something ends it.
+	stall := forever
 	if phase == "spawn" {
-		w.stallsFor(name, spawnDelay)
-	} else {
-		w.stallsFor(name, forever)
+		stall = spawnDelay
 	}
+	w.addStalledServer(name, cfg, timeout, stall)
 	return nil
 }
 
 func (w *World) hungStdioServer(name, timeout string) error {
-	cfg := w.stdioServer(name, "--hang")
+	w.addStalledServer(name, w.stdioServer(name, "--hang"), timeout, forever)
+	return nil
+}
+
+// addStalledServer puts a stalling fake in the config, with its own timeout when the step
+// gives one, and records the stall so the bound and floor of the calls to come count it.
+func (w *World) addStalledServer(name string, cfg map[string]any, timeout string, stall time.Duration) {
 	if timeout != "" {
 		var ms int
 		fmt.Sscan(timeout, &ms)
@@ -94,8 +93,7 @@ func (w *World) hungStdioServer(name, timeout string) error {
 		w.mcp.timeouts[name] = ms
 	}
 	w.mcp.servers[name] = cfg
-	w.stallsFor(name, forever)
-	return nil
+	w.stallsFor(name, stall)
 }
 
 // sawPhase is the evidence that a stall scenario stalled where it says: without it a port
