@@ -123,7 +123,7 @@ func (p *plan) join(o suite.Options, ran []*suite.PortResult, ids []string) ([]*
 		if err != nil {
 			return nil, err
 		}
-		r.Expectations, r.Required = ex, i == ports.Reference || contains(o.Required, i)
+		r.Expectations, r.Required = ex, i == ports.Reference || slices.Contains(o.Required, i)
 		r.JudgeScenarios(features)
 		r.Judge(ids)
 		if o.OnDone != nil {
@@ -207,7 +207,7 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 		if _, err := ports.ResolveIn(c.root, baseline); err != nil {
 			return nil, nil, fmt.Errorf("--baseline: %w", err)
 		}
-		if !contains(impls, baseline) {
+		if !slices.Contains(impls, baseline) {
 			impls = append(slices.Clone(impls), baseline)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,7 +91,7 @@ func (c *common) resolve() ([]string, bool, error) {
 		if _, err := ports.ResolveIn(c.root, p); err != nil {
 			return nil, false, fmt.Errorf("--ports: %w", err)
 		}
-		if contains(chosen, p) {
+		if slices.Contains(chosen, p) {
 			return nil, false, fmt.Errorf("--ports: %q is named twice", p)
 		}
 		chosen = append(chosen, p)
@@ -302,13 +303,4 @@ func writeReports(root, dir string, results []*suite.PortResult) bool {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

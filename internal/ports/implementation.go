@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -53,7 +54,7 @@ func ResolveIn(root, name string) (Implementation, error) {
 		if os.Getenv("TOOLNEXUS_GO") == "" {
 			im.Absent = "TOOLNEXUS_GO is not set (a checkout's golang/ folder); the reference runs as `reference`"
 		}
-	case contains(All, port) && port != Reference:
+	case slices.Contains(All, port) && port != Reference:
 	case root != "" && validPort(port) && fileExists(filepath.Join(root, "runners", port, "prepare")):
 	default:
 		return im, fmt.Errorf("unknown implementation %q (known: %s, or <port>@<release>)", name, strings.Join(All, ", "))
@@ -68,12 +69,3 @@ func ResolveIn(root, name string) (Implementation, error) {
 var portRe = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
 func validPort(p string) bool { return portRe.MatchString(p) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

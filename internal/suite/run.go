@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -160,7 +161,7 @@ func cause(ctx context.Context) string {
 func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *PortResult {
 	im, name := in.impls[i], in.impls[i].Name
 	res := &PortResult{Port: name, Expectations: in.expectations[i],
-		Required: name == ports.Reference || contains(o.Required, name)}
+		Required: name == ports.Reference || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
 	progress(o, "%-9s preparing the adapter…", name)
@@ -336,15 +337,6 @@ func progress(o Options, format string, args ...any) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, format+"\n", args...)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func leakReport(leaks []adapter.Leak) string {
