@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
@@ -26,7 +25,7 @@ type Baseline struct {
 // Port is the port the baseline is a release of ("python" for python@0.8.0).
 func (b Baseline) Port() string { p, _, _ := strings.Cut(b.Impl, "@"); return p }
 
-func (w *World) registerBaselineSteps(sc *godog.ScenarioContext) {
+func (w *World) registerBaselineSteps(sc stepAdder) {
 	sc.Step(`^the wire bodies match the baseline release's "([^"]*)"$`, w.matchBaseline)
 }
 

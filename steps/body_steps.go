@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func (w *World) registerBodySteps(sc *godog.ScenarioContext) {
+func (w *World) registerBodySteps(sc stepAdder) {
 	sc.Step(`^every LLM request body has "([^"]*)" equal to (.+)$`, w.everyBodyHasInline)
 	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, w.everyBodyHasDoc)
 	sc.Step(`^no LLM request body has the key "([^"]*)"$`, w.noBodyHasKey)

@@ -37,14 +37,19 @@ const (
 // forever marks a fake that never answers by itself (only a timeout or the caller ends it).
 const forever = time.Duration(math.MaxInt64)
 
-var withinStep = regexp.MustCompile(`^the call returns within (\d+) ms$`)
+var (
+	withinStep    = regexp.MustCompile(`^the call returns within (\d+) ms$`)
+	withinLimitRe = regexp.MustCompile(withinLimitStep)
+)
 
 // bounds is one scenario's pinned timing: what it declares, and the waits it cannot avoid.
 type bounds struct {
-	within time.Duration            // the scenario's "the call returns within N ms", if any
-	stalls map[string]time.Duration // server name -> how long its fake stalls (forever: never answers)
-	slow   map[string]*faults.Slow
-	floor  time.Duration // sum of the unavoidable waits of the calls made so far
+	within time.Duration // the scenario's "the call returns within N ms", if any
+	// afterLimit is the scenario's "within N ms of the caller's limit", if any.
+	afterLimit time.Duration
+	stalls     map[string]time.Duration // server name -> how long its fake stalls (forever: never answers)
+	slow       map[string]*faults.Slow
+	floor      time.Duration // sum of the unavoidable waits of the calls made so far
 }
 
 func newBounds(s *godog.Scenario) bounds {
@@ -53,6 +58,10 @@ func newBounds(s *godog.Scenario) bounds {
 		if m := withinStep.FindStringSubmatch(st.Text); m != nil {
 			ms, _ := strconv.Atoi(m[1])
 			b.within = time.Duration(ms) * time.Millisecond
+		}
+		if m := withinLimitRe.FindStringSubmatch(st.Text); m != nil {
+			ms, _ := strconv.Atoi(m[1])
+			b.afterLimit = time.Duration(ms) * time.Millisecond
 		}
 	}
 	return b
@@ -95,6 +104,8 @@ func (w *World) pin(limit time.Duration) (bound, floor time.Duration) {
 		// about some other call of it.
 	case w.bounds.within > 0:
 		bound = w.bounds.within
+	case limit > 0 && w.bounds.afterLimit > 0:
+		bound = limit + w.bounds.afterLimit
 	case limit > 0:
 		bound = limit + CancelGrace
 	case slowest > 0 && slowest != forever:

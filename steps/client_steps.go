@@ -9,7 +9,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 )
 
-func (w *World) registerClientSteps(sc *godog.ScenarioContext) {
+func (w *World) registerClientSteps(sc stepAdder) {
 	sc.Step(`^an? (openai|anthropic) client$`, w.aClient)
 	sc.Step(`^an? (openai|anthropic) client with request params:$`, w.aClientWithParams)
 	sc.Step(`^the client has request params:$`, w.requestParams)

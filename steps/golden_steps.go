@@ -6,13 +6,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
-func (w *World) registerGoldenSteps(sc *godog.ScenarioContext) {
+func (w *World) registerGoldenSteps(sc stepAdder) {
 	sc.Step(`^the wire bodies match the golden copy "([^"]*)"$`, w.matchGolden)
 	sc.Step(`^the inventory matches the golden copy "([^"]*)"$`, w.inventoryMatchesGolden)
 }

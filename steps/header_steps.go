@@ -3,11 +3,9 @@ package steps
 import (
 	"fmt"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
-func (w *World) registerHeaderSteps(sc *godog.ScenarioContext) {
+func (w *World) registerHeaderSteps(sc stepAdder) {
 	sc.Step(`^every LLM request carries the header "([^"]*)" equal to "([^"]*)"$`, w.everyRequestHeader)
 	sc.Step(`^exactly one warning names "([^"]*)"$`, w.exactlyOneWarning)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -18,10 +17,10 @@ import (
 // than any bound a scenario asserts, shorter than the runner's call timeout.
 const spawnDelay = 8 * time.Second
 
-func (w *World) registerMCPPhaseSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`, w.stallingServer)
-	sc.Step(`^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`, w.hungStdioServer)
-	sc.Step(`^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`, w.sawPhase)
+func (w *World) registerMCPPhaseSteps(sc stepAdder) {
+	sc.Step(stallStep, w.stallingServer)
+	sc.Step(hungStdioStep, w.hungStdioServer)
+	sc.Step(sawPhaseStep, w.sawPhase)
 	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, w.mcpActionPreCancelled)
 	sc.Step(`^no stdio child is left and no fake has an open connection$`, w.nothingLeft)
 	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
@@ -89,6 +88,7 @@ func (w *World) addStalledServer(name string, cfg map[string]any, timeout string
 	if timeout != "" {
 		var ms int
 		fmt.Sscan(timeout, &ms)
+		ms = w.quickMs(ms)
 		cfg["timeout"] = ms
 		w.mcp.timeouts[name] = ms
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -19,7 +18,7 @@ import (
 // Generous for a loaded machine: some ports close stdin and wait ~2 s before they signal.
 const exitGrace = 5 * time.Second
 
-func (w *World) registerMCPSteps(sc *godog.ScenarioContext) {
+func (w *World) registerMCPSteps(sc stepAdder) {
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) with the tools filter (.+)$`, w.mcpServerFiltered)
 	sc.Step(`^a hung MCP server "([^"]*)"$`, w.hungServer)
@@ -30,7 +29,7 @@ func (w *World) registerMCPSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^a disabled MCP server "([^"]*)"$`, w.disabledServer)
 	sc.Step(`^the shared fixture config "([^"]*)"$`, w.loadFixture)
 	sc.Step(`^the MCP config is written to a file$`, w.configAsFile)
-	sc.Step(`^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`, w.mcpAction)
+	sc.Step(mcpActionStep, w.mcpAction)
 	sc.Step(`^the tools are exactly (.+)$`, w.toolsExactly)
 	sc.Step(`^the tools match the fixture "([^"]*)"$`, w.toolsMatchFixture)
 	sc.Step(`^server "([^"]*)" is (connected|failed|disabled)$`, w.serverStatus)
@@ -136,17 +135,22 @@ func (w *World) disabledServer(name string) error {
 
 func (w *World) configAsFile() error { w.mcp.asFile = true; return nil }
 
+// mcpAction is the scenario's MCP call; on a quick first attempt (quick.go) its limit is cut,
+// and it runs again as written when that attempt proved nothing.
 func (w *World) mcpAction(action, limit, ms string) error {
-	args := map[string]any{}
-	if ms != "" {
-		n, _ := strconv.Atoi(ms)
-		if limit == "cancel after" {
-			args["cancelAfterMs"] = n
-		} else {
-			args["deadlineMs"] = n
+	return w.quickAction(func() error {
+		args := map[string]any{}
+		if ms != "" {
+			n, _ := strconv.Atoi(ms)
+			n = w.quickMs(n)
+			if limit == "cancel after" {
+				args["cancelAfterMs"] = n
+			} else {
+				args["deadlineMs"] = n
+			}
 		}
-	}
-	return w.mcpActionArgs(action, args)
+		return w.mcpActionArgs(action, args)
+	})
 }
 
 // callerLimit is the caller's cancel or deadline in args, the earlier of the two; an
@@ -175,6 +179,7 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 	}
 	args["mcpConfig"] = cfg
 	callerLimit := callerLimitOf(args)
+	w.lastLimit = callerLimit
 	op := "mcp.load"
 	switch action {
 	case "loaded without a context":

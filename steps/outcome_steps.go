@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/cucumber/godog"
 )
 
-func (w *World) registerOutcomeSteps(sc *godog.ScenarioContext) {
+func (w *World) registerOutcomeSteps(sc stepAdder) {
 	sc.Step(`^the call succeeds$`, w.callSucceeds)
 	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
 	sc.Step(`^the call fails with this port's deadline error$`, w.callFailsWithDeadline)
 	sc.Step(`^the call returns within (\d+) ms$`, w.callWithin)
+	sc.Step(withinLimitStep, w.callWithinLimit)
 	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
 	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
 	sc.Step(`^the recording HTTP client carried every LLM request$`, w.recorderCarriedAll)
@@ -122,4 +121,13 @@ func asInt(v any) int {
 		return n
 	}
 	return 0
+}
+
+// callWithinLimit bounds the last call by its caller's cancel or deadline, as sent (a quick
+// first attempt cuts it, quick.go), plus ms.
+func (w *World) callWithinLimit(ms int) error {
+	if w.lastLimit <= 0 {
+		return fmt.Errorf("harness: the last call had no cancel or deadline")
+	}
+	return w.callWithin(int(w.lastLimit/time.Millisecond) + ms)
 }

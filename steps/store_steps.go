@@ -8,7 +8,7 @@ import (
 	"github.com/cucumber/godog"
 )
 
-func (w *World) registerStoreSteps(sc *godog.ScenarioContext) {
+func (w *World) registerStoreSteps(sc stepAdder) {
 	sc.Step(`^the store accessor returns the host-supplied store$`, w.storeIdentity)
 	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, w.storeGet)
 	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, w.storeSave)

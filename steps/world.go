@@ -32,6 +32,8 @@ type Env struct {
 	UpdateGolden bool
 	// ScenarioTimeout bounds every scenario; calls in flight are abandoned after it.
 	ScenarioTimeout time.Duration
+	// AsWritten runs every scenario with its limits as written (no quick first attempt).
+	AsWritten bool
 	// Baseline is the earlier release X.3 compares with; zero when none was named.
 	Baseline Baseline
 	// Report receives each scenario's outcome.
@@ -77,6 +79,10 @@ type Outcome struct {
 	// Floor is the time the scenario must wait even on a perfect port: the pinned waits
 	// it declares (a cancel after N ms, a server timeout …; see bounds.go).
 	Floor time.Duration
+	// Quick says the verdict was earned on a quick first attempt (limits cut to QuickLimit);
+	// Retried says why that attempt proved nothing, so the scenario was judged as written.
+	Quick   bool
+	Retried string
 }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
@@ -97,6 +103,8 @@ type World struct {
 	bounds     bounds           // pinned timing (bounds.go)
 	stderrMark int64            // proc's stderr position when the scenario took it
 	lease      lease            // how the scenario used the pool (adapter_lease.go)
+	table      *stepTable       // this scenario's steps, for a replay (quick.go)
+	quick      *quickPlan       // the quick first attempt, nil when it runs as written
 
 	client      map[string]any // client.create args, sent on first use
 	clientReady bool
@@ -108,6 +116,7 @@ type World struct {
 	last        *adapter.Response
 	lastOp      string
 	lastElapsed time.Duration
+	lastLimit   time.Duration // the caller's cancel or deadline of the last MCP call, as sent
 	warnings    []string
 	results     []map[string]any // results of client.run / client.ask
 	stored      map[string]any   // last store.get result
@@ -118,7 +127,7 @@ type World struct {
 // Register binds every step to a fresh World; godog calls it once per scenario.
 func Register(env *Env) func(*godog.ScenarioContext) {
 	return func(sc *godog.ScenarioContext) {
-		w := &World{env: env}
+		w := &World{env: env, table: &stepTable{next: sc}}
 		var started time.Time
 		var skipped Status
 		var skipWhy string
@@ -139,6 +148,9 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			w.route = env.LLM.NewRoute()
 			w.mcp = newMCPState()
 			w.bounds = newBounds(s)
+			if !env.AsWritten {
+				w.quick = planQuick(s, w.table)
+			}
 			dir, err := os.MkdirTemp("", "conformance-scenario-")
 			if err != nil {
 				return ctx, fmt.Errorf("harness: temp dir: %w", err)
@@ -180,6 +192,9 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			}
 			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
 			o.Golden = w.golden
+			if q := w.quick; q != nil {
+				o.Quick, o.Retried = q.void == "", q.void
+			}
 			w.cleanup()
 			w.endLease()
 			if w.cancel != nil {
@@ -190,16 +205,21 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			}
 			return ctx, nil
 		})
-		w.registerClientSteps(sc)
-		w.registerBodySteps(sc)
-		w.registerMCPSteps(sc)
-		w.registerMCPPhaseSteps(sc)
-		w.registerHeaderSteps(sc)
-		w.registerStoreSteps(sc)
-		w.registerOutcomeSteps(sc)
-		w.registerGoldenSteps(sc)
-		w.registerBaselineSteps(sc)
+		w.registerAll(w.table)
 	}
+}
+
+// registerAll binds every step definition to w.
+func (w *World) registerAll(sc stepAdder) {
+	w.registerClientSteps(sc)
+	w.registerBodySteps(sc)
+	w.registerMCPSteps(sc)
+	w.registerMCPPhaseSteps(sc)
+	w.registerHeaderSteps(sc)
+	w.registerStoreSteps(sc)
+	w.registerOutcomeSteps(sc)
+	w.registerGoldenSteps(sc)
+	w.registerBaselineSteps(sc)
 }
 
 // handle names an adapter object uniquely for this run.

@@ -23,6 +23,8 @@ import (
 //	            server timeout), divided by the jobs, never less than the longest one
 //	start-up    prepare + one adapter's start and hello (starts: processes started)
 //	wall/floor  how far from the floor the run is (1.0 is unreachable: nothing is free)
+//	quick/retried  stall scenarios judged on their quick first attempt / judged as written
+//	            because that attempt proved nothing (steps/quick.go)
 func cmdBench(args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var c common
@@ -34,8 +36,8 @@ func cmdBench(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if c.portList == "" {
-		c.portList = ports.Reference
+	if c.portList == "" && c.toolnexus == "" {
+		c.portList = ports.Reference // a checkout brings its ports: then all, as run does
 	}
 	if *runs <= 0 {
 		return usageErr(fmt.Errorf("--runs %d: must be positive", *runs))
@@ -58,7 +60,7 @@ func cmdBench(args []string) int {
 		if *timeline {
 			opts.Progress = &stamped{start: start}
 		}
-		results, err := suite.Run(context.Background(), opts)
+		results, _, err := runImpls(context.Background(), &c, opts, "", *tags)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance:", err)
 			return 2
@@ -79,7 +81,7 @@ func cmdBench(args []string) int {
 			}
 		}
 	}
-	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios")
+	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried")
 	for _, port := range chosen {
 		rs := rows[port]
 		if len(rs) == 0 {
@@ -87,8 +89,9 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
-			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n)
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n,
+			fmt.Sprintf("%d/%d", m.quick, m.retried))
 	}
 	type slow struct {
 		name string
@@ -116,6 +119,7 @@ func cmdBench(args []string) int {
 type benchRow struct {
 	wall, sum, floor, prepare, start time.Duration
 	starts, jobs, n                  int
+	quick, retried                   int // scenarios judged on a quick attempt / as written after a void one
 }
 
 func newBenchRow(r *suite.PortResult) benchRow {
@@ -123,6 +127,12 @@ func newBenchRow(r *suite.PortResult) benchRow {
 		starts: r.Timing.Starts, jobs: r.Timing.Jobs, n: len(r.Scenarios)}
 	for _, o := range r.Scenarios {
 		b.sum += o.Elapsed
+		if o.Quick {
+			b.quick++
+		}
+		if o.Retried != "" {
+			b.retried++
+		}
 	}
 	b.floor = suite.Floor(r.Scenarios, r.Timing.Jobs)
 	return b

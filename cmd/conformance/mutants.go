@@ -81,24 +81,32 @@ func cmdMutants(args []string) int {
 		fmt.Printf("  FAILS CLEAN: %s\n", f)
 	}
 
-	survivors, broken := 0, 0
+	survivors, broken, falseRed := 0, 0, 0
 	caught := map[string]bool{} // scenario names some mutant made fail
-	fmt.Printf("\n%-34s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
+	fmt.Printf("\n%-36s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
 	for _, m := range ms {
 		dir := filepath.Join(c.cache, "mutants", m.Name, "golang")
 		if err := m.Apply(filepath.Join(c.root, "reference"), dir); err != nil {
-			fmt.Printf("%-34s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
+			fmt.Printf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
 			broken++
 			continue
 		}
 		r, err := run([]string{"TOOLNEXUS_GO=" + dir})
 		switch {
 		case err != nil:
-			fmt.Printf("%-34s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
+			fmt.Printf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
 			broken++
 		case !r.Present:
-			fmt.Printf("%-34s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason)
+			fmt.Printf("%-36s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason)
 			broken++
+		case m.Benign:
+			// A correct variant: any failure is the suite's false red, not a catch.
+			if fails := failed(r); len(fails) > 0 || r.Red() {
+				falseRed++
+				fmt.Printf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(fails, "; "))
+				continue
+			}
+			fmt.Printf("%-36s %-4s %-8s every scenario passes (%d judged as written after a void quick attempt)\n", m.Name, m.Gap, "held", retried(r))
 		default:
 			ids, n := caughtBy(r)
 			for _, o := range r.Scenarios {
@@ -108,10 +116,16 @@ func cmdMutants(args []string) int {
 			}
 			if n == 0 {
 				survivors++
-				fmt.Printf("%-34s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks)
+				fmt.Printf("%-36s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks)
 				continue
 			}
-			fmt.Printf("%-34s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+			fmt.Printf("%-36s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+		}
+	}
+	kills := 0 // the mutants proper: benign variants are not there to be caught
+	for _, m := range ms {
+		if !m.Benign {
+			kills++
 		}
 	}
 	var never []string
@@ -125,12 +139,12 @@ func cmdMutants(args []string) int {
 		fmt.Printf("  never failed: %s\n", n)
 	}
 	fmt.Printf("mutation run took %s\n", time.Since(start).Round(time.Second))
-	if len(cleanFails) > 0 || survivors > 0 || broken > 0 {
-		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, clean reference failed %d scenarios\n",
-			survivors, len(ms), broken, len(cleanFails))
+	if len(cleanFails) > 0 || survivors > 0 || broken > 0 || falseRed > 0 {
+		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, %d correct variants failed, clean reference failed %d scenarios\n",
+			survivors, kills, broken, falseRed, len(cleanFails))
 		return 1
 	}
-	fmt.Printf("all %d mutants killed; the clean reference passes all %d scenarios\n", len(ms), len(clean.Scenarios))
+	fmt.Printf("all %d mutants killed, %d correct variants pass; the clean reference passes all %d scenarios\n", kills, len(ms)-kills, len(clean.Scenarios))
 	return 0
 }
 
@@ -187,4 +201,15 @@ func pickMutants(ms []mutant.Mutant, only string) ([]mutant.Mutant, error) {
 		return nil, fmt.Errorf("--only: no mutant named %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
 	}
 	return keep, nil
+}
+
+// retried counts the scenarios judged as written after a void quick attempt (steps/quick.go).
+func retried(r *suite.PortResult) int {
+	n := 0
+	for _, o := range r.Scenarios {
+		if o.Retried != "" {
+			n++
+		}
+	}
+	return n
 }

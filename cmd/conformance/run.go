@@ -18,6 +18,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // common holds the flags run, golden, info, bench, diff and mutants share.
@@ -25,6 +26,7 @@ type common struct {
 	root, cache, portList string
 	prepareTimeout        time.Duration
 	jobs                  int
+	asWritten             bool
 	releaseFlags
 }
 
@@ -35,6 +37,7 @@ func (c *common) register(fs *flag.FlagSet) {
 		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 2 each)", suite.DefaultJobs()))
+	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §4)")
 	c.releaseFlags.register(fs)
 }
 
@@ -47,7 +50,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 	return suite.Options{
 		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs,
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs, AsWritten: c.asWritten,
 	}, nil
 }
 

@@ -58,7 +58,18 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 		}
 	}
 	if opts.Hang {
-		go func() { _, _ = io.Copy(io.Discard, os.Stdin) }()
+		// Silent, but it records a client's initialize as reached, so a scenario can tell a
+		// port that never got that far.
+		go func() {
+			sc := bufio.NewScanner(os.Stdin)
+			sc.Buffer(make([]byte, 64*1024), 8<<20)
+			for sc.Scan() {
+				if opts.PIDFile != "" && carriesMethod(sc.Bytes(), PhaseInitialize) {
+					_ = os.WriteFile(StalledFile(opts.PIDFile), []byte("initialize"), 0o644)
+				}
+			}
+			_, _ = io.Copy(io.Discard, os.Stdin)
+		}()
 		<-ctx.Done()
 		return nil
 	}

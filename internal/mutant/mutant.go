@@ -17,6 +17,9 @@ type Mutant struct {
 	Name   string
 	Gap    string
 	Breaks string
+	// Benign marks a variant that keeps the ADR (its "keeps:" line is in Breaks): it must pass
+	// every scenario, proving the suite raises no false red on a correct but different port.
+	Benign bool
 	Hunks  []Hunk
 	Path   string
 }
@@ -47,7 +50,7 @@ func Load(dir string) ([]Mutant, error) {
 // parse reads the format:
 //
 //	gap: G1
-//	breaks: one sentence
+//	breaks: one sentence (or keeps: one sentence, for a benign variant that must pass)
 //	file: client_body.go
 //	<<<< find
 //	…exact lines…
@@ -71,6 +74,8 @@ func parse(path string) (Mutant, error) {
 			m.Gap = strings.TrimSpace(strings.TrimPrefix(line, "gap:"))
 		case section == "" && strings.HasPrefix(line, "breaks:"):
 			m.Breaks = strings.TrimSpace(strings.TrimPrefix(line, "breaks:"))
+		case section == "" && strings.HasPrefix(line, "keeps:"):
+			m.Breaks, m.Benign = strings.TrimSpace(strings.TrimPrefix(line, "keeps:")), true
 		case section == "" && strings.HasPrefix(line, "file:"):
 			file = strings.TrimSpace(strings.TrimPrefix(line, "file:"))
 		case section == "" && line == "<<<< find":
@@ -96,7 +101,7 @@ func parse(path string) (Mutant, error) {
 		return m, fmt.Errorf("%s: unterminated hunk", path)
 	}
 	if m.Gap == "" || m.Breaks == "" || len(m.Hunks) == 0 {
-		return m, fmt.Errorf("%s: a mutant needs gap:, breaks: and at least one hunk", path)
+		return m, fmt.Errorf("%s: a mutant needs gap:, breaks: (or keeps:) and at least one hunk", path)
 	}
 	return m, nil
 }

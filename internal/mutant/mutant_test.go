@@ -50,3 +50,20 @@ func TestParseErrors(t *testing.T) {
 		t.Fatal("an unterminated mutant was accepted")
 	}
 }
+
+func TestKeepsMarksACorrectVariant(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a-break.mutant"), "gap: G3\nbreaks: drops the cancel\nfile: a.go\n<<<< find\nx\n==== replace\ny\n>>>>\n")
+	write(t, filepath.Join(dir, "ok-slow.mutant"), "gap: G3\nkeeps: slow but correct\nfile: a.go\n<<<< find\nx\n==== replace\ny\n>>>>\n")
+	ms, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Benign || !ms[1].Benign || ms[1].Breaks != "slow but correct" {
+		t.Fatalf("breaks/keeps read wrong: %+v", ms)
+	}
+	write(t, filepath.Join(dir, "neither.mutant"), "gap: G3\nfile: a.go\n<<<< find\nx\n==== replace\ny\n>>>>\n")
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "keeps:") {
+		t.Fatalf("a mutant with neither breaks: nor keeps: must be refused: %v", err)
+	}
+}

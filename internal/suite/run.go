@@ -52,6 +52,9 @@ type Options struct {
 	// Jobs is how many scenarios of one implementation run at once, each on its own
 	// adapter process and fakes (0: AutoJobs of the number of implementations).
 	Jobs int
+	// AsWritten turns off the quick first attempt of stall scenarios (steps/quick.go): every
+	// limit is used as the feature writes it.
+	AsWritten bool
 }
 
 // Run validates its input (implementation names, feature files, the tag expression, every
@@ -230,7 +233,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	var mu sync.Mutex
 	senv := &steps.Env{
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
-		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline,
+		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten,
 		Adapters: adapters,
 		Skip: func() (steps.Status, string) {
 			if ctx.Err() != nil {
@@ -250,7 +253,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			res.Scenarios = append(res.Scenarios, out)
 			n := len(res.Scenarios)
 			mu.Unlock()
-			progress(o, "%-9s %3d %-11s %s (%s)", name, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond))
+			again := ""
+			if out.Retried != "" {
+				again = ", judged as written after a void quick attempt"
+			}
+			progress(o, "%-9s %3d %-11s %s (%s%s)", name, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond), again)
 		},
 	}
 	cucumber := io.Discard
