@@ -150,7 +150,7 @@ func (w *World) leftovers() []string {
 }
 
 func (w *World) nothingLeft() error {
-	if waitFor(exitGrace, func() bool { return len(w.leftovers()) == 0 }) {
+	if w.settle(func() bool { return len(w.leftovers()) == 0 }) {
 		return nil
 	}
 	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(), "; "), exitGrace, w.lastOp)

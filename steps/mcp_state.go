@@ -147,6 +147,17 @@ func (w *World) loadFixture(name string) error {
 }
 
 // waitFor polls cond until it holds or the grace period ends; it bounds every wait.
+// settle waits up to exitGrace for what a port started to end, and keeps the longest time a
+// port took to get there (Outcome.Settled: the bench shows how close ports come to the grace).
+func (w *World) settle(cond func() bool) bool {
+	start := time.Now()
+	if !waitFor(exitGrace, cond) {
+		return false
+	}
+	w.settled = max(w.settled, time.Since(start))
+	return true
+}
+
 func waitFor(grace time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(grace)
 	for {

@@ -320,7 +320,7 @@ func (w *World) stdioGone(name string) error {
 	if err != nil {
 		return fmt.Errorf("the stdio server of %q never started (no PID file): %v", name, err)
 	}
-	if !waitFor(exitGrace, func() bool { return mcpfake.ProcessGone(pid) }) {
+	if !w.settle(func() bool { return mcpfake.ProcessGone(pid) }) {
 		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, exitGrace)
 	}
 	return nil
@@ -357,7 +357,7 @@ func (w *World) noOpenConnection(name string) error {
 	} else {
 		return fmt.Errorf("harness: %q has no connection counter", name)
 	}
-	if !waitFor(exitGrace, func() bool { return open() == 0 }) {
+	if !w.settle(func() bool { return open() == 0 }) {
 		return fmt.Errorf("the fake %q still has %d open connections %s after the call returned", name, open(), exitGrace)
 	}
 	return nil

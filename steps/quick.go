@@ -153,7 +153,7 @@ func (w *World) restartAsWritten() error {
 	w.client, w.clientReady = nil, false
 	w.toolkit, w.toolkits = "", nil
 	w.last, w.lastOp, w.lastElapsed, w.lastLimit = nil, "", 0, 0
-	w.warnings, w.results, w.stored, w.builds = nil, nil, nil, nil
+	w.warnings, w.results, w.stored, w.builds, w.settled = nil, nil, nil, nil, 0
 	for _, st := range w.quick.setup {
 		if err := w.table.replay(st); err != nil {
 			return fmt.Errorf("replaying %q for the second attempt: %w", st.Text, err)

@@ -83,6 +83,9 @@ type Outcome struct {
 	// Retried says why that attempt proved nothing, so the scenario was judged as written.
 	Quick   bool
 	Retried string
+	// Settled is the longest time the port took, after a call, to end the children and
+	// connections a teardown check waited for (only checks that passed; see exitGrace).
+	Settled time.Duration
 }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
@@ -122,6 +125,7 @@ type World struct {
 	stored      map[string]any   // last store.get result
 	golden      string           // golden copy a parity step compared against
 	builds      [][]string       // sorted tool names of each repeated toolkit build
+	settled     time.Duration    // longest wait for a port's children and connections to end
 }
 
 // Register binds every step to a fresh World; godog calls it once per scenario.
@@ -192,6 +196,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			}
 			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
 			o.Golden = w.golden
+			o.Settled = w.settled
 			if q := w.quick; q != nil {
 				o.Quick, o.Retried = q.void == "", q.void
 			}

@@ -36,7 +36,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
 		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
-	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 2 each)", suite.DefaultJobs()))
+	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
 	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §4)")
 	c.releaseFlags.register(fs)
 }

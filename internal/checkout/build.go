@@ -209,6 +209,10 @@ func (b *Builder) csharp(impl, dir string) ([]string, error) {
 // copyPort copies dir into the cache once per content (path, size and mtime of every file),
 // skipping the named folders; fresh says whether it copied now.
 func (b *Builder) copyPort(impl, dir, port string, skip ...string) (string, bool, error) {
+	// A port folder that is a symlink is walked where it points (WalkDir does not follow it).
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	skipped := map[string]bool{".git": true}
 	for _, s := range skip {
 		skipped[s] = true
@@ -236,6 +240,9 @@ func (b *Builder) copyPort(impl, dir, port string, skip ...string) (string, bool
 	})
 	if err != nil {
 		return "", false, err
+	}
+	if len(files) == 0 {
+		return "", false, fmt.Errorf("%s holds no files", dir)
 	}
 	dst := filepath.Join(b.Cache, "checkout", port+"-"+hex.EncodeToString(h.Sum(nil))[:16])
 	if exists(filepath.Join(dst, ".copied")) {

@@ -151,3 +151,23 @@ func TestJavaDeps(t *testing.T) {
 		t.Errorf("deps (-want +got):\n%s\nversion %q", d, v)
 	}
 }
+
+// A port folder that is a symlink (a tree assembled from links) is copied where it points.
+func TestCopyPortFollowsASymlinkedFolder(t *testing.T) {
+	real := writeTree(t, map[string]string{"js/package.json": "{}", "js/src/index.ts": "export {}\n"})
+	linked := t.TempDir()
+	if err := os.Symlink(filepath.Join(real, "js"), filepath.Join(linked, "js")); err != nil {
+		t.Fatal(err)
+	}
+	b := builder(t)
+	dst, fresh, err := b.copyPort("js", filepath.Join(linked, "js"), "js")
+	if err != nil || !fresh {
+		t.Fatalf("copy through a symlink: %v (fresh %v)", err, fresh)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "src", "index.ts")); err != nil {
+		t.Errorf("the linked folder's files were not copied: %v", err)
+	}
+	if _, _, err := b.copyPort("js", t.TempDir(), "js"); err == nil {
+		t.Error("an empty port folder must be an error, not an empty copy")
+	}
+}

@@ -196,7 +196,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	res.Timing.Prepare = time.Since(began)
 	jobs := o.Jobs
 	if jobs <= 0 {
-		jobs = AutoJobs(len(in.impls))
+		jobs = AutoJobs(in.running(o))
 	}
 	res.Timing.Jobs = jobs
 	env := append(append([]string(nil), im.Env...), extra...)
@@ -300,6 +300,18 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.HarnessErr = joinErr(res.HarnessErr, leakReport(leaks))
 	}
 	return res
+}
+
+// running counts the implementations that may run: not those already known to be absent
+// before their prepare (no TOOLNEXUS_* variable and no checkout build for them).
+func (in *input) running(o Options) int {
+	n := 0
+	for _, im := range in.impls {
+		if im.Absent == "" || len(o.ImplEnv[im.Name]) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // fillNotRun adds an outcome for each selected scenario godog never reported, so a stopped run
