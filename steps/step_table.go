@@ -31,16 +31,19 @@ type stepDef struct {
 // scenario and would otherwise compile every pattern again.
 var patterns sync.Map // string -> *regexp.Regexp
 
+// Step hands godog the compiled pattern: given a string, godog compiles it again for every
+// scenario, which was most of the harness's own CPU in a run.
 func (t *stepTable) Step(expr, stepFunc any) {
-	t.next.Step(expr, stepFunc)
 	s, ok := expr.(string)
 	if !ok {
-		return // only string patterns are replayable; none of ours is anything else
+		t.next.Step(expr, stepFunc) // only string patterns are replayable; none of ours is anything else
+		return
 	}
 	re, ok := patterns.Load(s)
 	if !ok {
 		re, _ = patterns.LoadOrStore(s, regexp.MustCompile(s))
 	}
+	t.next.Step(re.(*regexp.Regexp), stepFunc)
 	t.defs = append(t.defs, stepDef{re: re.(*regexp.Regexp), fn: reflect.ValueOf(stepFunc)})
 }
 
