@@ -138,6 +138,7 @@ func (w *World) callBounded(op string, args map[string]any, bound, floor time.Du
 		// The port's own failure on a bounded scenario, not an adapter fault: the process is
 		// replaced, but the breaker does not count it (suite.BreakerThreshold).
 		w.lease.cutAtBound = true
+		w.waited += bound + BoundMargin
 		return nil, fmt.Errorf("%s: no answer within %s (the pinned bound %s + margin %s); the adapter was killed and is replaced for the next scenario\nthe fakes saw: %s",
 			op, bound+BoundMargin, bound, BoundMargin, w.fakesSaw())
 	}

@@ -152,6 +152,7 @@ func (w *World) loadFixture(name string) error {
 func (w *World) settle(cond func() bool) bool {
 	start := time.Now()
 	if !waitFor(exitGrace, cond) {
+		w.waited += exitGrace
 		return false
 	}
 	w.settled = max(w.settled, time.Since(start))

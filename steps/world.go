@@ -86,6 +86,9 @@ type Outcome struct {
 	// Settled is the longest time the port took, after a call, to end the children and
 	// connections a teardown check waited for (only checks that passed; see exitGrace).
 	Settled time.Duration
+	// Waited is what the port's own failures made the scenario wait: a call cut at its bound
+	// (bound + margin), a teardown check that ran out its grace. Zero on a passing scenario.
+	Waited time.Duration
 }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
@@ -126,6 +129,7 @@ type World struct {
 	golden      string           // golden copy a parity step compared against
 	builds      [][]string       // sorted tool names of each repeated toolkit build
 	settled     time.Duration    // longest wait for a port's children and connections to end
+	waited      time.Duration    // waits the port's own failures cost (a cut at a bound, a grace run out)
 }
 
 // Register binds every step to a fresh World; godog calls it once per scenario.
@@ -196,7 +200,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			}
 			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
 			o.Golden = w.golden
-			o.Settled = w.settled
+			o.Settled, o.Waited = w.settled, w.waited
 			if q := w.quick; q != nil {
 				o.Quick, o.Retried = q.void == "", q.void
 			}

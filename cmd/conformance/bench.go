@@ -25,6 +25,8 @@ import (
 //	wall/floor  how far from the floor the run is (1.0 is unreachable: nothing is free)
 //	settled     the longest a port took to end its children and connections after a call,
 //	            among teardown checks it passed (the checks wait up to 5 s)
+//	fail waits  what the port's own failures cost, spread over the jobs: each call cut at its
+//	            bound (bound + margin) and each teardown check that ran out its 5 s grace
 //	quick/retried  stall scenarios judged on their quick first attempt / judged as written
 //	            because that attempt proved nothing (steps/quick.go)
 func cmdBench(args []string) int {
@@ -83,7 +85,7 @@ func cmdBench(args []string) int {
 			}
 		}
 	}
-	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled")
+	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s %10s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled", "fail waits")
 	for _, port := range chosen {
 		rs := rows[port]
 		if len(rs) == 0 {
@@ -91,9 +93,9 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
 			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n,
-			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled))
+			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled), ms(m.waited/time.Duration(max(m.jobs, 1))))
 	}
 	type slow struct {
 		name string
@@ -122,7 +124,7 @@ type benchRow struct {
 	wall, sum, floor, prepare, start time.Duration
 	starts, jobs, n                  int
 	quick, retried                   int // scenarios judged on a quick attempt / as written after a void one
-	settled                          time.Duration
+	settled, waited                  time.Duration
 }
 
 func newBenchRow(r *suite.PortResult) benchRow {
@@ -137,6 +139,7 @@ func newBenchRow(r *suite.PortResult) benchRow {
 			b.retried++
 		}
 		b.settled = max(b.settled, o.Settled)
+		b.waited += o.Waited
 	}
 	b.floor = suite.Floor(r.Scenarios, r.Timing.Jobs)
 	return b
