@@ -202,7 +202,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			o.Golden = w.golden
 			o.Settled, o.Waited = w.settled, w.waited
 			if q := w.quick; q != nil {
-				o.Quick, o.Retried = q.void == "", q.void
+				o.Quick, o.Retried = !q.active && q.void == "", q.void
 			}
 			w.cleanup()
 			w.endLease()
