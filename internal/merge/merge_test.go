@@ -38,7 +38,7 @@ func run() []*suite.PortResult {
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
 				Status: "pass", Elapsed: 12 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "temperature": 0.42}}},
 			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4"}, Status: "pass", Elapsed: 3 * time.Millisecond},
-			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond},
+			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond, Quick: true},
 		},
 	}
 	keySets := suite.Key{Feature: "gap1-request-shaping.feature", Name: "key sets"}
@@ -61,7 +61,8 @@ func run() []*suite.PortResult {
 				Status: "fail", Message: "LLM request 1 differs (-want +got):\n- 999\n+ 4096", Stderr: "<script>x</script>\ntrace",
 				Elapsed: 40 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user"}}}}},
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1", "anthropic"}, AstNodeIDs: []string{"7", "9"},
-				Status: "fail", Message: "LLM request 2 differs", Elapsed: 41 * time.Millisecond},
+				Status: "fail", Message: "LLM request 2 differs", Elapsed: 41 * time.Millisecond,
+				Retried: "a first attempt with limits cut to 150ms proved nothing (it never reached tools/list); judged as written"},
 			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4", "anthropic"}, Status: "fail", Message: "key set differs", Elapsed: time.Millisecond},
 			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "unresponsive", Message: "not run: adapter unresponsive"},
 			{Scenario: "parity", URI: "features/cross-port-parity.feature", Tags: []string{"X.1"}, Status: "pass", Elapsed: 7 * time.Millisecond},

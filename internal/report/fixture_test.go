@@ -33,7 +33,7 @@ func syntheticRun() []*suite.PortResult {
 				Bodies: []map[string]any{{"model": "gpt-x", "temperature": 0.2, "metadata": map[string]any{"trace": "a"}}}},
 			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
 				Tags: []string{"G1.2", "anthropic"}, Status: "fail", Message: failMessage, Stderr: failStderr,
-				Elapsed: 340 * time.Millisecond,
+				Elapsed: 340 * time.Millisecond, Quick: true,
 				Bodies: []map[string]any{
 					{"model": "claude-x", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user", "content": "hi </pre><b>"}}},
 					{"model": "claude-x", "max_tokens": 4096.0, "stream": true},

@@ -177,6 +177,9 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	for _, o := range scenarios {
 		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Message: messageLines(o.Message),
 			Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
+		if l := o.Limits(); l != "" && o.Status != steps.StatusPass {
+			s.Message = append(s.Message, htmlLine{Text: l})
+		}
 		for i, b := range o.Bodies {
 			s.Bodies = append(s.Bodies, htmlBody{Label: fmt.Sprintf("request %d of %d", i+1, len(o.Bodies)), JSON: prettyJSON(b)})
 		}

@@ -83,6 +83,10 @@ type ScenarioResult struct {
 	ElapsedMs   int64            `json:"elapsedMs"`
 	Bodies      []map[string]any `json:"bodies"`
 	Stderr      string           `json:"stderr"`
+	// Quick: judged on the quick first attempt (limits cut, SPEC.md §3); Retried: why that
+	// attempt proved nothing, so the scenario was judged as written.
+	Quick   bool   `json:"quick,omitempty"`
+	Retried string `json:"retried,omitempty"`
 }
 
 // NewResults builds the results.json document; empty lists and maps are present, never null.
@@ -118,7 +122,7 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 			s := ScenarioResult{Name: o.Scenario, URI: o.URI, Row: j.Key.Row, Tags: append([]string{}, o.Tags...),
 				Status: string(o.Status), Verdict: string(j.Verdict), Fingerprint: j.Fingerprint, Note: j.Note,
 				Message: o.Message, ElapsedMs: o.Elapsed.Milliseconds(),
-				Bodies: append([]map[string]any{}, o.Bodies...), Stderr: o.Stderr}
+				Bodies: append([]map[string]any{}, o.Bodies...), Stderr: o.Stderr, Quick: o.Quick, Retried: o.Retried}
 			if s.Verdict == "" {
 				s.Verdict = string(suite.Pass)
 				if o.Status != steps.StatusPass {

@@ -103,6 +103,9 @@ func mdFailure(b *bufio.Writer, r *suite.PortResult, e [2]string, v suite.Verdic
 		}
 		fmt.Fprintf(b, "**%s** (`%s`)\n\n", mdInline(o.Scenario), feature(o))
 		fmt.Fprint(b, fence(clip(o.Message, mdMaxMessage, false), lang(o.Message)))
+		if l := o.Limits(); l != "" {
+			fmt.Fprintf(b, "%s\n\n", mdInline(l))
+		}
 		if o.Stderr != "" {
 			fmt.Fprintln(b, "adapter stderr (tail):")
 			fmt.Fprintln(b)

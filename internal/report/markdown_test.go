@@ -25,6 +25,7 @@ func TestMarkdown(t *testing.T) {
 		"<details><summary>❌ <b>go</b> · <b>G1.2</b> fail:",
 		"```diff\n" + failMessage + "\n```",
 		"adapter stderr (tail):",
+		"(judged on its quick first attempt: the cancel, deadline and stalled servers' timeouts the scenario gives were cut to 150ms, SPEC.md §3)",
 		"Replay: `./bin/conformance run --ports go --tags '@G1.2'`",
 		"<details><summary>⚠️ <b>js</b> · <b>G1.1</b> known failure:",
 		"<details><summary>❗ <b>js</b> · <b>X.1</b> unexpected pass:",

@@ -59,6 +59,9 @@ func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) 
 				fmt.Fprintf(w, "%s\n", indent(note))
 			}
 			fmt.Fprintf(w, "%s\n", indent(o.Message))
+			if l := o.Limits(); l != "" {
+				fmt.Fprintf(w, "%s\n", indent(l))
+			}
 			if o.Stderr != "" {
 				fmt.Fprintf(w, "    adapter stderr:\n%s\n", indent(o.Stderr))
 			}

@@ -60,6 +60,7 @@ func (p PortResults) PortResult() *suite.PortResult {
 	for i, s := range p.Scenarios {
 		o := steps.Outcome{Scenario: s.Name, URI: s.URI, Tags: append([]string(nil), s.Tags...), Status: steps.Status(s.Status),
 			Message: s.Message, Elapsed: time.Duration(s.ElapsedMs) * time.Millisecond, Stderr: s.Stderr,
+			Quick: s.Quick, Retried: s.Retried,
 			// The document keeps no gherkin node ids; any id unique to the scenario lets the
 			// reports find its verdict (the rows of one outline share a name and a file).
 			AstNodeIDs: []string{strconv.Itoa(i)}}
