@@ -10,6 +10,8 @@ import (
 
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
+
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 // Quick first (SPEC.md §4 "Quick first"). A stall scenario writes its limits (a cancel after
@@ -19,7 +21,8 @@ import (
 // <phase>" was reached, that attempt stands and is judged like any other. When one was not,
 // the attempt proves nothing (the limit fired before the stall the scenario is about): its
 // fakes are closed, its set-up steps are replayed with the limits as written, and only that
-// second attempt is judged. A verdict is therefore always earned under the scenario's premise.
+// second attempt is judged. The premise also asks that every server that does not stall had
+// been listed. A verdict is therefore always earned under the scenario's premise.
 const QuickLimit = 150 * time.Millisecond
 
 var (
@@ -100,12 +103,26 @@ func (w *World) quickMs(ms int) int {
 	return ms
 }
 
-// unreached says which stall of the scenario the client had not reached when the call
-// returned; "" when it reached every one.
+// unreached says what of the scenario's premise did not hold when the call returned: a stall
+// the client had not reached, or a server that does not stall and was not listed yet (a
+// cancel that comes while "good" is still connecting tests something else). "" when it held.
 func (w *World) unreached() string {
 	for _, r := range w.quick.reach {
 		if err := w.sawPhase(r[0], r[1]); err != nil {
 			return err.Error()
+		}
+	}
+	for _, name := range sortedNames(w.mcp.servers) {
+		if _, stalls := w.bounds.stalls[name]; stalls || w.mcp.servers[name]["enabled"] == false {
+			continue
+		}
+		if h, ok := w.mcp.http[name]; ok && h.Listed() == 0 {
+			return fmt.Sprintf("the fake %q had not been listed", name)
+		}
+		if path, ok := w.mcp.pidFiles[name]; ok {
+			if _, err := os.Stat(mcpfake.ListedFile(path)); err != nil {
+				return fmt.Sprintf("the stdio server of %q had not been listed", name)
+			}
 		}
 	}
 	return ""

@@ -1,15 +1,20 @@
 package steps
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
 
 type noSteps struct{}
@@ -142,5 +147,46 @@ func TestReplayCallsTheHandlerWithTypedArguments(t *testing.T) {
 	}
 	if err := table.replay(&godog.Step{Text: "no such step"}); err == nil || !strings.Contains(err.Error(), "no definition") {
 		t.Errorf("an undefined step must be refused: %v", err)
+	}
+}
+
+// A quick attempt stands only if every server that does not stall had been listed: a cancel
+// that lands while "good" is still connecting would test another situation.
+func TestQuickPremiseNeedsEveryOtherServerListed(t *testing.T) {
+	good, err := mcpfake.StartStreamable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
+	dir := t.TempDir()
+	w := &World{mcp: newMCPState(), bounds: bounds{stalls: map[string]time.Duration{"stuck": forever}}, quick: &quickPlan{}}
+	w.mcp.http["good"] = good
+	w.mcp.servers["good"] = map[string]any{"url": good.URL()}
+	w.mcp.servers["stuck"] = map[string]any{"url": "http://127.0.0.1:1/mcp"} // stalls: not asked to be listed
+	w.mcp.servers["off"] = map[string]any{"url": "http://127.0.0.1:1/mcp", "enabled": false}
+	w.mcp.pidFiles["local"] = filepath.Join(dir, "local.pid")
+	w.mcp.servers["local"] = map[string]any{"command": []any{"x"}}
+
+	if why := w.unreached(); !strings.Contains(why, `"good" had not been listed`) {
+		t.Fatalf("unlisted streamable server: %q", why)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: good.URL()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if why := w.unreached(); !strings.Contains(why, `"local" had not been listed`) {
+		t.Fatalf("unlisted stdio server: %q", why)
+	}
+	if err := os.WriteFile(mcpfake.ListedFile(w.mcp.pidFiles["local"]), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if why := w.unreached(); why != "" {
+		t.Errorf("every other server listed, yet: %q", why)
 	}
 }

@@ -14,6 +14,7 @@ type HTTPServer struct {
 	srv    *loopback.Server
 	url    string
 	stalls atomic.Int64
+	lists  atomic.Int64
 }
 
 // URL is what a client config's "url" should be.
@@ -29,6 +30,10 @@ func (h *HTTPServer) Open() int { return h.srv.Open() }
 // the client got that far.
 func (h *HTTPServer) Stalls() int { return int(h.stalls.Load()) }
 
+// Listed is the number of tools/list requests the fake answered: evidence that the client
+// had listed it.
+func (h *HTTPServer) Listed() int { return int(h.lists.Load()) }
+
 // Close ends every MCP session and connection and stops the server.
 func (h *HTTPServer) Close() { h.srv.Close() }
 
@@ -42,7 +47,7 @@ func StartStreamableStalling(phase string) (*HTTPServer, error) {
 	server := NewServer()
 	h := &HTTPServer{}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", stallHTTP(phase, &h.stalls,
+	mux.Handle("/mcp", stallHTTP(phase, &h.stalls, &h.lists,
 		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
 	return h.start(server, mux, "/mcp")
 }
@@ -65,7 +70,7 @@ func StartSSEStalling(phase string) (*HTTPServer, error) {
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	// Only SSE-session messages may stall: a streamable POST is refused first, so a client
 	// with no SSE fallback is never counted as having reached the stalled phase.
-	stalled := stallHTTP(phase, &h.stalls, sse)
+	stalled := stallHTTP(phase, &h.stalls, &h.lists, sse)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {

@@ -28,7 +28,13 @@ func TestStreamable(t *testing.T) {
 	}
 	hc := newHTTPClient(t)
 	cs := connect(t, &mcp.StreamableClientTransport{Endpoint: h.URL(), HTTPClient: hc})
+	if h.Listed() != 0 {
+		t.Fatalf("listed %d times before any tools/list", h.Listed())
+	}
 	checkTools(t, cs)
+	if h.Listed() < 1 {
+		t.Error("a tools/list was not counted")
+	}
 	if h.Connections() < 1 || h.Open() < 1 {
 		t.Errorf("connections %d open %d during a session", h.Connections(), h.Open())
 	}
@@ -68,6 +74,9 @@ func TestSSE(t *testing.T) {
 	// The fallback: the same URL, spoken to as SSE.
 	cs := connect(t, &mcp.SSEClientTransport{Endpoint: h.URL(), HTTPClient: hc})
 	checkTools(t, cs)
+	if h.Listed() < 1 {
+		t.Error("a tools/list over SSE was not counted")
+	}
 	if err := cs.Close(); err != nil {
 		t.Errorf("close session: %v", err)
 	}

@@ -20,10 +20,11 @@ func ValidPhase(p string) bool { return p == "" || p == PhaseInitialize || p == 
 
 // stallHTTP wraps an MCP HTTP handler: a POST carrying a JSON-RPC request of phase method is
 // held open, unanswered, until the client goes away or the server closes. Every other
-// request passes through, so the phases before method complete normally.
-func stallHTTP(method string, hits *atomic.Int64, next http.Handler) http.Handler {
+// request passes through, so the phases before method complete normally; a tools/list that
+// passes is counted in listed.
+func stallHTTP(method string, hits, listed *atomic.Int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if method == "" || r.Method != http.MethodPost {
+		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -33,12 +34,15 @@ func stallHTTP(method string, hits *atomic.Int64, next http.Handler) http.Handle
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !carriesMethod(body, method) {
-			next.ServeHTTP(w, r)
+		if method != "" && carriesMethod(body, method) {
+			hits.Add(1)
+			<-r.Context().Done()
 			return
 		}
-		hits.Add(1)
-		<-r.Context().Done()
+		if carriesMethod(body, PhaseToolsList) {
+			listed.Add(1)
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -41,6 +41,9 @@ type StdioOptions struct {
 // StalledFile is where a stalling stdio fake records that a client reached its stall phase.
 func StalledFile(pidFile string) string { return pidFile + ".stalled" }
 
+// ListedFile is where a stdio fake that stalls nowhere records that a client sent tools/list.
+func ListedFile(pidFile string) string { return pidFile + ".listed" }
+
 // ServeStdioWith is ServeStdio with the misbehaviours of opts.
 func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 	if opts.PIDFile != "" {
@@ -74,7 +77,8 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 		return nil
 	}
 	var transport mcp.Transport = &mcp.StdioTransport{}
-	if opts.Stall != "" {
+	switch {
+	case opts.Stall != "":
 		// The stalled request is swallowed before the SDK sees it (the SDK answers
 		// initialize itself), so the server stays silent but still ends on stdin EOF.
 		transport = &mcp.IOTransport{
@@ -82,6 +86,15 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 				if opts.PIDFile != "" {
 					_ = os.WriteFile(StalledFile(opts.PIDFile), []byte(opts.Stall), 0o644)
 				}
+			}},
+			Writer: nopWriteCloser{os.Stdout},
+		}
+	case opts.PIDFile != "":
+		// Every request passes; a tools/list is recorded, so a scenario can tell that the
+		// client had listed this server (steps/quick.go).
+		transport = &mcp.IOTransport{
+			Reader: &stallReader{r: bufio.NewReader(os.Stdin), method: PhaseToolsList, pass: true, reached: func() {
+				_ = os.WriteFile(ListedFile(opts.PIDFile), nil, 0o644)
 			}},
 			Writer: nopWriteCloser{os.Stdout},
 		}
@@ -111,10 +124,11 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 }
 
 // stallReader passes stdin through line by line, dropping every JSON-RPC line that calls
-// method (reached is called for it).
+// method (reached is called for it), or only noting it when pass is set.
 type stallReader struct {
 	r       *bufio.Reader
 	method  string
+	pass    bool
 	reached func()
 	buf     []byte
 }
@@ -124,7 +138,9 @@ func (s *stallReader) Read(p []byte) (int, error) {
 		line, err := s.r.ReadBytes('\n')
 		if len(line) > 0 && carriesMethod(bytes.TrimSpace(line), s.method) {
 			s.reached()
-			line = nil
+			if !s.pass {
+				line = nil
+			}
 		}
 		s.buf = line
 		if err != nil && len(s.buf) == 0 {

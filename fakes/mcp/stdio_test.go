@@ -25,7 +25,13 @@ func TestStdio(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "fake.pid")
 	cmd := child(t, envPIDFile+"="+pidFile)
 	cs := connect(t, &mcp.CommandTransport{Command: cmd})
+	if _, err := os.Stat(ListedFile(pidFile)); err == nil {
+		t.Fatal("listed before any tools/list")
+	}
 	checkTools(t, cs)
+	if _, err := os.Stat(ListedFile(pidFile)); err != nil {
+		t.Errorf("a tools/list left no listed marker: %v", err)
+	}
 
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
