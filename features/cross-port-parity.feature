@@ -4,6 +4,7 @@ Feature: Cross-port parity with the Go reference
   compared after normalisation (key order, number spelling, fake URLs). X.2 does the same for the
   list-only inventory (fixtures/golden/inventory-*.json).
 
+  @id:x1-shaped-loop-parity @recommended @src:rec-x1-parity
   @X.1
   Scenario Outline: a shaped tool loop puts the reference's bodies on the wire (<style> <mode>)
     Given an <style> client with request params:
@@ -24,6 +25,7 @@ Feature: Cross-port parity with the Go reference
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:x1-plain-request-parity @recommended @src:rec-x1-parity
   @X.1
   Scenario Outline: a plain request puts the reference's body on the wire (<style> <mode>)
     Given an <style> client
@@ -39,6 +41,7 @@ Feature: Cross-port parity with the Go reference
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:x2-inventory-parity @required @src:adr-x2-inventory
   @X.2
   Scenario: a port's list-only inventory equals the reference's
     Given an MCP server "http" over streamable HTTP
@@ -49,6 +52,7 @@ Feature: Cross-port parity with the Go reference
     Then the call succeeds
     And the inventory matches the golden copy "inventory-mixed"
 
+  @id:x2-filtered-sse-inventory-parity @required @src:adr-x2-inventory @src:spec-2-sse-fallback
   @X.2
   Scenario: a port's inventory of a filtered SSE server equals the reference's
     Given an MCP server "legacy" over SSE only with the tools filter {"a": true}

@@ -2,6 +2,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
   A host shapes every LLM request body: RequestParams are merged at the top level (the
   caller wins) and BodyTransform has the last word, on all four paths and every turn.
 
+  @id:g1-params-top-level @required @src:adr-g1-merge
   @G1.1
   Scenario Outline: RequestParams keys reach the top level of the body (<style> <mode>)
     Given an <style> client with request params:
@@ -21,6 +22,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g1-caller-max-tokens-wins @required @src:adr-g1-wins
   @G1.2
   Scenario Outline: the caller's max_tokens wins over the anthropic default (<mode>)
     Given an anthropic client with request params:
@@ -37,6 +39,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | run    |
       | stream |
 
+  @id:g1-transform-sees-merge @required @src:adr-g1-transform
   @G1.3
   Scenario Outline: BodyTransform sees the merged body and its result is what is sent (<style> <mode>)
     Given an <style> client with request params:
@@ -59,6 +62,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g1-pre-change-keys @required @src:adr-g1-backcompat
   @G1.4
   Scenario Outline: with no shaping option the body keeps this port's pre-change keys (<style> <mode>)
     Given an <style> client
@@ -74,6 +78,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g1-every-turn-params @required @src:adr-g1-every-call
   @G1.5
   Scenario Outline: every turn of a tool loop carries the params (<style> <mode>)
     Given an <style> client with request params:
@@ -95,6 +100,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g1-pipeline-order @required @src:adr-g1-order
   @G1.6
   Scenario Outline: the hook runs before the merge and the transform runs last (<style> <mode>)
     Given an <style> client with request params:
@@ -118,6 +124,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:a4-forbidden-keys-stripped @required @src:adr-a4-forbid
   @A4.1
   Scenario Outline: messages, tools and stream in RequestParams are stripped with a warning (<style> <mode>)
     Given an <style> client with request params:
@@ -142,6 +149,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    | absent |
       | anthropic | stream | true   |
 
+  @id:a4-transform-rewrites-messages @required @src:adr-a4-rewrite
   @A4.2
   Scenario Outline: BodyTransform may rewrite messages and is sent verbatim (<style> <mode>)
     Given an <style> client
@@ -159,6 +167,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:a4-transform-null-unchanged @required @src:adr-g1-nil
   @A4.3
   Scenario Outline: BodyTransform returning null leaves the body unchanged (<style> <mode>)
     Given an <style> client with request params:
@@ -181,6 +190,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g1-auth-headers-plain @required @src:spec-8-headers
   @G1.7
   Scenario Outline: with no shaping option every LLM request carries the style's auth headers (<style> <mode>)
     Given an <style> client
@@ -199,6 +209,7 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
       | anthropic | stream | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
 
+  @id:g1-auth-headers-shaped @required @src:spec-8-headers
   @G1.7
   Scenario Outline: with request params and a body transform the auth headers are unchanged (<style> <mode>)
     Given an <style> client with request params:
@@ -221,13 +232,14 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
       | anthropic | stream | x-api-key     | test-key        | anthropic-version | 2023-06-01      |
 
+  @id:a4-in-place-edit-one-request @required @src:adr-g1-owned
   @A4.4
   Scenario Outline: a transform that edits its input in place changes only that request (<style> <mode>)
     Given an <style> client with request params:
       """
       {"chat_template_kwargs": {"enable_thinking": false}}
       """
-    And a body transform that edits its input in place: it appends " /nothink" to the last user message and sets "edited" to "yes" inside "chat_template_kwargs"
+    And a body transform that edits its input in place: it appends " /nothink" to the last user message and sets "edited" to "yes" inside "metadata"
     And a toolkit with the host tool "echo"
     And the fake LLM first calls the tool "echo" and then answers "done"
     When the client runs "use the tool" in <mode> mode
@@ -247,6 +259,31 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:a4-in-place-nested-param @recommended @src:rec-a4-nested
+  @A4.4
+  Scenario Outline: an in-place edit of a nested RequestParams value changes only that request (<style> <mode>)
+    Given an <style> client with request params:
+      """
+      {"chat_template_kwargs": {"enable_thinking": false}}
+      """
+    And a body transform that edits its input in place: it appends " /nothink" to the last user message and sets "edited" to "yes" inside "chat_template_kwargs"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" and then answers "done"
+    When the client runs "use the tool" in <mode> mode
+    And the client runs "again" in <mode> mode
+    Then the call succeeds
+    And the run made 3 LLM requests
+    And the body transform never saw "edited"
+    And the body transform saw "chat_template_kwargs" equal to {"enable_thinking": false}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | openai    | stream |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @id:a4-in-place-edit-not-stored @required @src:adr-g1-owned
   @A4.4
   Scenario Outline: an in-place edit never reaches the stored conversation (<style>)
     Given an <style> client

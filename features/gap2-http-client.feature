@@ -2,6 +2,7 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
   A host can hand the client its own HTTP client (or fetch, or transport); every LLM request
   goes through it, and MCP traffic never does.
 
+  @id:g2-injected-client-carries-all @required @src:adr-g2-client
   @G2.1
   Scenario Outline: the injected client carries every LLM request (<style> <mode>)
     Given an <style> client
@@ -20,6 +21,7 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:g2-default-transport @required @src:adr-g2-default
   @G2.2
   Scenario Outline: without an injected client the default transport is used (<style> <mode>)
     Given an <style> client
@@ -35,6 +37,7 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
       | anthropic | run    |
       | anthropic | stream |
 
+  @id:a5-mcp-not-through-client @required @src:adr-a5-scope
   @A5.1
   Scenario: MCP traffic does not go through the injected client
     Given an openai client

@@ -2,12 +2,14 @@ Feature: Gap 4 - the conversation store is reachable from the client
   The client's store (the one passed in, or the default one) is the single source of truth
   for ask(id); a host may read and write it through the accessor.
 
+  @id:g4-accessor-identity @required @src:adr-g4-identity
   @G4.1
   Scenario: the accessor returns the very store passed in the options
     Given an openai client
     And a host-supplied conversation store
     Then the store accessor returns the host-supplied store
 
+  @id:g4-accessor-default-store @required @src:adr-g4-default
   @G4.2
   Scenario: without a store the accessor is the default store that ask writes
     Given an openai client
@@ -19,6 +21,7 @@ Feature: Gap 4 - the conversation store is reachable from the client
     When the store accessor reads conversation "id1"
     Then the conversation carries, in order, the messages "hello there", "ok"
 
+  @id:g4-saved-history-continued @required @src:adr-g4-reuse
   @G4.3
   Scenario Outline: a conversation saved through the accessor is continued by ask (<style>)
     Given an <style> client
@@ -36,6 +39,7 @@ Feature: Gap 4 - the conversation store is reachable from the client
       | openai    |
       | anthropic |
 
+  @id:a8-same-id-sends-earlier-turns @required @src:adr-a8-same-id
   @A8.1
   Scenario Outline: a second ask with the same id sends the earlier turns (<style>)
     Given an <style> client

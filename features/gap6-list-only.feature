@@ -2,6 +2,7 @@ Feature: Gap 6 - a list-only MCP inventory
   Listing connects to every enabled server, lists its tools under their original names,
   unfiltered, and disconnects before it returns. One bad server is only marked failed.
 
+  @id:g6-good-and-unreachable @required @src:adr-g6-shape
   @G6.1
   Scenario: a good and an unreachable server
     Given an MCP server "good" over streamable HTTP
@@ -12,6 +13,7 @@ Feature: Gap 6 - a list-only MCP inventory
     And server "good" is connected
     And server "bad" is failed
 
+  @id:g6-no-stdio-child @required @src:adr-g6-teardown
   @G6.2
   Scenario: listing leaves no stdio child behind
     Given an MCP server "local" over stdio
@@ -20,6 +22,7 @@ Feature: Gap 6 - a list-only MCP inventory
     And the inventory of "local" lists exactly a, b, c, get.balance with the fake's descriptions and input schemas
     And the stdio server of "local" is gone
 
+  @id:g6-disabled-never-contacted @required @src:adr-g6-disabled
   @G6.3
   Scenario: a disabled server is never contacted
     Given a disabled MCP server "off"
@@ -30,6 +33,7 @@ Feature: Gap 6 - a list-only MCP inventory
     And server "good" is connected
     And the fake "off" saw no connection attempt
 
+  @id:g6-cancel-hung-listing @required @src:adr-g6-ctx @src:adr-g3-cancel
   @G6.4
   Scenario: a cancel ends a listing stuck on a hung server
     Given a hung MCP server "stuck"
@@ -37,6 +41,7 @@ Feature: Gap 6 - a list-only MCP inventory
     Then the call fails with kind "cancelled"
     And the call returns within 2000 ms
 
+  @id:g6-ignores-allowlist @required @src:adr-g6-unfiltered
   @G6.5
   Scenario: the inventory ignores the allowlist and keeps original names
     Given an MCP server "srv" over streamable HTTP with the tools filter {"a": true, "nope": true}
@@ -45,6 +50,7 @@ Feature: Gap 6 - a list-only MCP inventory
     And the inventory of "srv" lists exactly a, b, c, get.balance with the fake's descriptions and input schemas
     And no warning names "nope"
 
+  @id:g6-ignores-every-filter @required @src:adr-g6-unfiltered
   @G6.6
   Scenario Outline: the inventory ignores every filter shape (<shape>)
     Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
@@ -60,6 +66,7 @@ Feature: Gap 6 - a list-only MCP inventory
       | mixed                  | {"a": true, "c": false}                                 |
       | several true and false | {"b": false, "a": true, "get.balance": true, "c": false} |
 
+  @id:g6-no-leak-after-listing @required @src:adr-g6-teardown
   @G6.7
   Scenario Outline: nothing is left open after a listing succeeds (<transport>)
     Given an MCP server "one" over <transport>
@@ -75,6 +82,7 @@ Feature: Gap 6 - a list-only MCP inventory
       | streamable HTTP |
       | SSE only        |
 
+  @id:g6-no-leak-after-failed-server @required @src:adr-g6-teardown
   @G6.7
   Scenario Outline: nothing is left open after a listing with a failed server (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list with a timeout of 1500 ms
@@ -92,6 +100,7 @@ Feature: Gap 6 - a list-only MCP inventory
       | streamable HTTP |
       | SSE only        |
 
+  @id:g6-no-leak-after-cancelled-listing @required @src:adr-g6-teardown @src:adr-a1-no-leak
   @G6.7
   Scenario Outline: nothing is left open after a cancelled listing (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list

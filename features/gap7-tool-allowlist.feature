@@ -2,6 +2,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
   The fake server exposes a, b, c and get.balance. A `tools` map with any true entry is an
   allowlist; one with only false entries is a drop-list; no map or {} loads everything.
 
+  @id:g7-filter-shapes @required @src:adr-g7-allowlist @src:adr-g7-droplist @src:adr-g7-empty @src:adr-g7-original
   Scenario Outline: the tools filter <filter> exposes <tools>
     Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
     When the MCP config is built into a toolkit
@@ -33,6 +34,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
       | filter                   | tools |
       | {"a": true, "c": false}  | srv_a |
 
+  @id:g7-no-map-all-tools @required @src:adr-g7-empty
   @G7.4
   Scenario: no tools map loads every tool
     Given an MCP server "srv" over streamable HTTP
@@ -40,6 +42,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     Then the call succeeds
     And the tools are exactly srv_a, srv_b, srv_c, srv_get_balance
 
+  @id:g7-unknown-name-warned @required @src:adr-g7-unknown
   @G7.3
   Scenario: an unknown allowlist name is ignored with a warning that names it
     Given an MCP server "srv" over streamable HTTP with the tools filter {"a": true, "nope": true}
@@ -48,6 +51,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     And the tools are exactly srv_a
     And exactly one warning names "nope"
 
+  @id:g7-filter-from-file @required @src:adr-g7-file
   @G7.5
   Scenario: the filter is honoured when the config comes from an mcp.json file
     Given an MCP server "srv" over stdio with the tools filter {"a": true, "b": true}
@@ -56,6 +60,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     Then the call succeeds
     And the tools are exactly srv_a, srv_b
 
+  @id:g7-shared-fixture @required @src:adr-g7-fixture
   @G7.8
   Scenario: the shared filtered fixture yields the same tool list on every port
     Given the shared fixture config "shared-filtered.json"
@@ -63,6 +68,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
     Then the call succeeds
     And the tools match the fixture "mcp/shared-filtered.expected.json"
 
+  @id:g7-sanitized-key-matches-nothing @required @src:adr-g7-original @src:adr-g7-unknown
   @G7.9
   Scenario Outline: a filter key that is a sanitized or prefixed name matches nothing and is warned (<key>)
     Given an MCP server "srv" over streamable HTTP with the tools filter <filter>
@@ -79,6 +85,7 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
       | srv_c           | {"srv_c": false}            | srv_a, srv_b, srv_c, srv_get_balance |
       | get_balance     | {"get_balance": false}      | srv_a, srv_b, srv_c, srv_get_balance |
 
+  @id:g7-mixed-order-independent @required @src:adr-g7-allowlist
   @G7.10
   Scenario Outline: several true and several false entries make a pure allowlist, whatever the key order (<filter>)
     Given an MCP server "srv" over streamable HTTP with the tools filter <filter>

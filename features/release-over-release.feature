@@ -6,6 +6,7 @@ Feature: Release over release
   baseline these scenarios are not run (the CLI leaves @X.3 out and says so); run on a port the
   baseline is not a release of, they are unsupported with that reason, never a pass.
 
+  @id:x3-release-over-release @required @src:adr-x3-release
   @X.3
   Scenario Outline: a tool loop with no new option puts the baseline release's bodies on the wire (<style> <mode>)
     Given an <style> client

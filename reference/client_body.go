@@ -17,8 +17,9 @@ import (
 // replace them would silently break the tool loop (ADR 0001 answer A4).
 var forbiddenParams = map[string]bool{"messages": true, "tools": true, "stream": true}
 
-// toolParams only make sense beside a tools list; providers that reject "tools": [] also
-// reject these without one, so with no tools they are dropped (SPEC.md §1, G5.5).
+// toolParams only make sense beside a tools list: the caller's value is still sent (a
+// RequestParams key wins, ADR 0001 gap 1), with a warning, since providers that reject
+// "tools": [] reject these without one too (SPEC.md §1, G5.5).
 var toolParams = map[string]bool{"tool_choice": true, "parallel_tool_calls": true}
 
 // shapeBody runs the Gap 1 pipeline on a base body the hook has already fed:
@@ -34,8 +35,7 @@ func (c *Client) shapeBody(body map[string]any, tools []any, addTools func(map[s
 			continue
 		}
 		if toolParams[k] && len(tools) == 0 {
-			Warnf("[toolnexus] requestParams key %q dropped: this request has no tools", k)
-			continue
+			Warnf("[toolnexus] requestParams key %q is sent although this request has no tools", k)
 		}
 		// Copied so that a transform editing a nested value cannot change
 		// the caller's options for the next turn.

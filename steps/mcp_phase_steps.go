@@ -23,9 +23,10 @@ func (w *World) registerMCPPhaseSteps(sc stepAdder) {
 	sc.Step(sawPhaseStep, w.sawPhase)
 	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, w.mcpActionPreCancelled)
 	sc.Step(`^no stdio child is left and no fake has an open connection$`, w.nothingLeft)
+	sc.Step(`^no stdio child is left and no fake has an open stream$`, w.nothingStreaming)
 	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
 	sc.Step(`^every build succeeds and exposes exactly (.+)$`, w.everyBuildExposes)
-	sc.Step(`^the call returns within (\d+) ms of the server's timeout$`, w.withinTimeout)
+	sc.Step(withinTimeoutStep, w.withinTimeout)
 	sc.Step(`^the toolkit is closed$`, w.toolkitClosed)
 }
 
@@ -101,14 +102,14 @@ func (w *World) addStalledServer(name string, cfg map[string]any, timeout string
 func (w *World) sawPhase(name, phase string) error {
 	if path, ok := w.mcp.pidFiles[name]; ok {
 		if _, err := readPID(path); err != nil {
-			return fmt.Errorf("the stdio server of %q was never started (no PID file)", name)
+			return &Inconclusive{fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
 		}
 		if phase == "spawn" {
 			return nil
 		}
 		b, err := os.ReadFile(mcpfake.StalledFile(path))
 		if err != nil || string(b) != phase {
-			return fmt.Errorf("the stdio server of %q never received %s: the client stopped earlier", name, phase)
+			return &Inconclusive{fmt.Sprintf("the stdio server of %q never received %s: the client stopped earlier", name, phase)}
 		}
 		return nil
 	}
@@ -117,7 +118,7 @@ func (w *World) sawPhase(name, phase string) error {
 		return fmt.Errorf("harness: %q is not a stalling fake of this scenario", name)
 	}
 	if h.Stalls() == 0 {
-		return fmt.Errorf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())
+		return &Inconclusive{fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
 	}
 	return nil
 }
@@ -127,8 +128,10 @@ func (w *World) mcpActionPreCancelled(action string) error {
 }
 
 // leftovers lists what the scenario's fakes still see open: stdio children that run and
-// TCP connections the client has not closed. A stdio server that never started is fine.
-func (w *World) leftovers() []string {
+// TCP connections the client has not closed (with idle false, only connections that still
+// carry a request: an open stream or an unanswered call, not an idle keep-alive one). A
+// stdio server that never started is fine.
+func (w *World) leftovers(idle bool) []string {
 	var out []string
 	for _, name := range sortedNames(w.mcp.pidFiles) {
 		pid, err := readPID(w.mcp.pidFiles[name])
@@ -137,10 +140,14 @@ func (w *World) leftovers() []string {
 		}
 	}
 	for _, name := range sortedNames(w.mcp.http) {
-		if n := w.mcp.http[name].Open(); n > 0 {
+		h := w.mcp.http[name]
+		if n := h.InFlight(); n > 0 {
+			out = append(out, fmt.Sprintf("the fake %q still serves %d requests (an open stream or an unanswered call)", name, n))
+		} else if n := h.Open(); idle && n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
 		}
 	}
+	// A hung fake never answers: any connection still open to it is a call still waiting.
 	for _, name := range sortedNames(w.mcp.hangs) {
 		if n := w.mcp.hangs[name].Open(); n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
@@ -149,11 +156,17 @@ func (w *World) leftovers() []string {
 	return out
 }
 
-func (w *World) nothingLeft() error {
-	if w.settle(func() bool { return len(w.leftovers()) == 0 }) {
+func (w *World) nothingLeft() error { return w.nothingLeftOf(true) }
+
+// nothingStreaming is the teardown check after a normal close: an idle pooled connection
+// is not a leak there (SPEC.md §1, G3.9); a stream or a child still running is.
+func (w *World) nothingStreaming() error { return w.nothingLeftOf(false) }
+
+func (w *World) nothingLeftOf(idle bool) error {
+	if w.settle(func() bool { return len(w.leftovers(idle)) == 0 }) {
 		return nil
 	}
-	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(), "; "), exitGrace, w.lastOp)
+	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(idle), "; "), exitGrace, w.lastOp)
 }
 
 func (w *World) buildTimes(n int) error {

@@ -26,11 +26,12 @@ import (
 const QuickLimit = 150 * time.Millisecond
 
 var (
-	mcpActionStep   = `^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`
-	stallStep       = `^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`
-	hungStdioStep   = `^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`
-	sawPhaseStep    = `^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`
-	withinLimitStep = `^the call returns within (\d+) ms of the caller's limit$`
+	mcpActionStep     = `^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`
+	stallStep         = `^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`
+	hungStdioStep     = `^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`
+	sawPhaseStep      = `^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`
+	withinLimitStep   = `^the call returns within (\d+) ms of the caller's limit$`
+	withinTimeoutStep = `^the call returns within (\d+) ms of the server's timeout$`
 
 	mcpActionRe = regexp.MustCompile(mcpActionStep)
 	sawPhaseRe  = regexp.MustCompile(sawPhaseStep)

@@ -41,6 +41,10 @@ type Env struct {
 	// Skip, when set, is asked before each scenario; a non-empty status means the scenario is
 	// not run at all (interrupted, adapter unresponsive): no adapter is started for it.
 	Skip func() (Status, string)
+	// Retry, when set, is asked after each attempt of a scenario whether to run it once more
+	// (attempts so far given; retry.go). The runner owns the policy: it knows the
+	// expectations.
+	Retry func(o Outcome, attempts int) bool
 	seq  atomic.Int64
 }
 
@@ -57,6 +61,10 @@ const (
 	StatusInterrupted Status = "not run (interrupted)"
 	// StatusUnresponsive: the implementation's breaker tripped before the scenario started.
 	StatusUnresponsive Status = "not run (adapter unresponsive)"
+	// StatusInconclusive: a precondition the scenario is about never came to be on the fakes
+	// (a child that never started, a stall the client never reached): it proves nothing
+	// about the port, either way.
+	StatusInconclusive Status = "inconclusive"
 )
 
 // Outcome is one scenario's result with its evidence.
@@ -89,7 +97,22 @@ type Outcome struct {
 	// Waited is what the port's own failures made the scenario wait: a call cut at its bound
 	// (bound + margin), a teardown check that ran out its grace. Zero on a passing scenario.
 	Waited time.Duration
+	// Attempts holds every attempt when the scenario ran more than once (retry.go), in
+	// order; the fields above are the last attempt's. Empty when it ran once.
+	Attempts []Attempt `json:",omitempty"`
 }
+
+// Attempt is one run of a scenario that was tried more than once.
+type Attempt struct {
+	Status  Status
+	Message string
+	Elapsed time.Duration
+}
+
+// Inconclusive marks a precondition the fakes never saw (see StatusInconclusive).
+type Inconclusive struct{ Why string }
+
+func (e *Inconclusive) Error() string { return "inconclusive: " + e.Why }
 
 // Unsupported marks a step the port (or its adapter) cannot express.
 type Unsupported struct{ Op, Message string }
@@ -132,90 +155,174 @@ type World struct {
 	waited      time.Duration    // waits the port's own failures cost (a cut at a bound, a grace run out)
 }
 
-// Register binds every step to a fresh World; godog calls it once per scenario.
+// Register binds every step to a fresh World; godog calls it once per scenario. A scenario
+// the runner wants tried again (Env.Retry) is replayed whole in After, on a new World with
+// fresh fakes and a fresh adapter; the outcome reported carries every attempt.
 func Register(env *Env) func(*godog.ScenarioContext) {
 	return func(sc *godog.ScenarioContext) {
-		w := &World{env: env, table: &stepTable{next: sc}}
+		w := newWorld(env, &stepTable{next: sc})
 		var started time.Time
 		var skipped Status
 		var skipWhy string
+		var parent context.Context
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
-			started = time.Now()
+			started, parent = time.Now(), ctx
 			if env.Skip != nil {
 				if skipped, skipWhy = env.Skip(); skipped != "" {
 					return ctx, godog.ErrSkip
 				}
 			}
-			if env.ScenarioTimeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, env.ScenarioTimeout)
-				w.cancel = cancel
-			}
-			w.ctx = ctx
-			w.id = env.seq.Add(1)
-			w.route = env.LLM.NewRoute()
-			w.mcp = newMCPState()
-			w.bounds = newBounds(s)
-			if !env.AsWritten {
-				w.quick = planQuick(s, w.table)
-			}
-			dir, err := os.MkdirTemp("", "conformance-scenario-")
-			if err != nil {
-				return ctx, fmt.Errorf("harness: temp dir: %w", err)
-			}
-			w.dir = dir
-			return ctx, nil
+			return w.begin(ctx, s, !env.AsWritten)
 		})
 		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-			o := Outcome{Scenario: s.Name, URI: s.Uri, Status: StatusPass, Elapsed: time.Since(started),
-				AstNodeIDs: append([]string(nil), s.AstNodeIds...)}
-			o.Order, _ = strconv.Atoi(s.Id)
-			o.Floor = w.bounds.floor
-			for _, t := range s.Tags {
-				o.Tags = append(o.Tags, strings.TrimPrefix(t.Name, "@"))
-			}
 			if skipped != "" {
+				o := newOutcome(s, started)
 				o.Status, o.Message = skipped, skipWhy
 				if env.Report != nil {
 					env.Report(o)
 				}
 				return ctx, nil
 			}
-			var u *Unsupported
-			switch {
-			case w.lease.notRun != "":
-				// The breaker gave up on the adapter while this scenario waited for a process.
-				o.Status, o.Message = w.lease.notRun, w.lease.notRunWhy
-			case err == nil:
-			case errors.As(err, &u):
-				o.Status, o.Message = StatusUnsupported, u.Error()
-			default:
-				o.Status, o.Message = StatusFail, err.Error()
+			o := w.outcome(s, started, err)
+			var attempts []Attempt
+			for cur := w; ; {
+				again := env.Retry != nil && env.Retry(o, len(attempts)+1)
+				if again && env.Skip != nil {
+					if st, _ := env.Skip(); st != "" {
+						again = false
+					}
+				}
+				cur.end(again)
+				if !again {
+					break
+				}
+				attempts = append(attempts, o.attempt())
+				cur, o = replayScenario(env, parent, s)
 			}
-			for _, r := range w.route.Requests() {
-				o.Bodies = append(o.Bodies, r.Body)
-			}
-			if w.proc != nil && o.Status != StatusPass {
-				o.Stderr = w.proc.StderrSince(w.stderrMark)
-			}
-			o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
-			o.Golden = w.golden
-			o.Settled, o.Waited = w.settled, w.waited
-			if q := w.quick; q != nil {
-				o.Quick, o.Retried = !q.active && q.void == "", q.void
-			}
-			w.cleanup()
-			w.endLease()
-			if w.cancel != nil {
-				w.cancel()
+			if len(attempts) > 0 {
+				o.Attempts = append(attempts, o.attempt())
+				o.Elapsed = time.Since(started)
 			}
 			if env.Report != nil {
 				env.Report(o)
 			}
 			return ctx, nil
 		})
-		w.registerAll(w.table)
 	}
+}
+
+// newWorld makes a World whose steps are registered in t.
+func newWorld(env *Env, t *stepTable) *World {
+	w := &World{env: env, table: t}
+	w.registerAll(t)
+	return w
+}
+
+// begin readies w for one attempt of s: its deadline, route, fakes' state and temp dir.
+func (w *World) begin(ctx context.Context, s *godog.Scenario, quick bool) (context.Context, error) {
+	env := w.env
+	if env.ScenarioTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, env.ScenarioTimeout)
+		w.cancel = cancel
+	}
+	w.ctx = ctx
+	w.id = env.seq.Add(1)
+	w.route = env.LLM.NewRoute()
+	w.mcp = newMCPState()
+	w.bounds = newBounds(s)
+	if quick {
+		w.quick = planQuick(s, w.table)
+	}
+	dir, err := os.MkdirTemp("", "conformance-scenario-")
+	if err != nil {
+		return ctx, fmt.Errorf("harness: temp dir: %w", err)
+	}
+	w.dir = dir
+	return ctx, nil
+}
+
+// replayScenario runs every step of s once more on a new World, as written (a retry gets
+// no quick first attempt), and returns that World with its outcome.
+func replayScenario(env *Env, parent context.Context, s *godog.Scenario) (*World, Outcome) {
+	w := newWorld(env, &stepTable{next: discardSteps{}})
+	began := time.Now()
+	_, err := w.begin(parent, s, false)
+	for _, st := range s.Steps {
+		if err != nil {
+			break
+		}
+		err = w.table.replay(st)
+	}
+	return w, w.outcome(s, began, err)
+}
+
+// discardSteps takes the registrations of a World that is only replayed, never run by godog.
+type discardSteps struct{}
+
+func (discardSteps) Step(any, any) {}
+
+func newOutcome(s *godog.Scenario, started time.Time) Outcome {
+	o := Outcome{Scenario: s.Name, URI: s.Uri, Status: StatusPass, Elapsed: time.Since(started),
+		AstNodeIDs: append([]string(nil), s.AstNodeIds...)}
+	o.Order, _ = strconv.Atoi(s.Id)
+	for _, t := range s.Tags {
+		o.Tags = append(o.Tags, strings.TrimPrefix(t.Name, "@"))
+	}
+	return o
+}
+
+// outcome is what one attempt of s came to, from its first failing step's error.
+func (w *World) outcome(s *godog.Scenario, started time.Time, err error) Outcome {
+	o := newOutcome(s, started)
+	o.Floor = w.bounds.floor
+	var u *Unsupported
+	var inc *Inconclusive
+	switch {
+	case w.lease.notRun != "":
+		// The breaker gave up on the adapter while this scenario waited for a process.
+		o.Status, o.Message = w.lease.notRun, w.lease.notRunWhy
+	case err == nil:
+	case errors.As(err, &u):
+		o.Status, o.Message = StatusUnsupported, u.Error()
+	case errors.As(err, &inc):
+		o.Status, o.Message = StatusInconclusive, err.Error()
+	default:
+		o.Status, o.Message = StatusFail, err.Error()
+	}
+	if w.route != nil {
+		for _, r := range w.route.Requests() {
+			o.Bodies = append(o.Bodies, r.Body)
+		}
+	}
+	if w.proc != nil && o.Status != StatusPass {
+		o.Stderr = w.proc.StderrSince(w.stderrMark)
+	}
+	o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
+	o.Golden = w.golden
+	o.Settled, o.Waited = w.settled, w.waited
+	if q := w.quick; q != nil {
+		o.Quick, o.Retried = !q.active && q.void == "", q.void
+	}
+	return o
+}
+
+// end closes the attempt: what it opened, its adapter lease (discarding the process when
+// another attempt follows, so that one starts fresh) and its deadline.
+func (w *World) end(discard bool) {
+	w.cleanup()
+	if discard && w.proc != nil {
+		w.proc.Discard()
+		w.lease.cutAtBound = true // a replacement asked for, not an adapter fault
+	}
+	w.endLease()
+	if w.cancel != nil {
+		w.cancel()
+	}
+}
+
+func (o Outcome) attempt() Attempt {
+	return Attempt{Status: o.Status, Message: o.Message, Elapsed: o.Elapsed}
 }
 
 // registerAll binds every step definition to w.

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
+	"regexp"
 	"strings"
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
@@ -18,6 +19,7 @@ func cmdList(args []string) int {
 	var c common
 	c.register(fs)
 	uncovered := fs.Bool("uncovered", false, "print only catalogue IDs that no scenario is tagged with (exit 1 if any)")
+	format := fs.String("format", "text", "text, or json: one object per scenario (id, name, row, ids, level, source, …)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -39,26 +41,70 @@ func cmdList(args []string) int {
 		}
 		return 0
 	}
-	files, _ := filepath.Glob(filepath.Join(c.root, "features", "*.feature"))
-	total := 0
-	for _, f := range files {
-		pickles, err := picklesOf(f)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "conformance: %s: %v\n", f, err)
-			return 2
-		}
-		for _, p := range pickles {
-			var tags []string
-			for _, t := range p.Tags {
-				tags = append(tags, t.Name)
-			}
-			fmt.Printf("%-28s %-14s %s\n", filepath.Base(f), strings.Join(tags, " "), p.Name)
-			total++
-		}
+	features, err := suite.LoadFeatures(c.root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
 	}
-	fmt.Printf("%d scenarios\n", total)
+	switch *format {
+	case "json":
+		return listJSON(features)
+	case "text":
+	default:
+		fmt.Fprintf(os.Stderr, "conformance: --format %q: want text or json\n", *format)
+		return 2
+	}
+	levels := map[suite.Level]int{}
+	for _, s := range features.Scenarios {
+		fmt.Printf("%-28s %-11s %-44s %-8s %s\n", s.Key.Feature, s.Level, s.Key.Stable(), strings.Join(catalogueTags(s.Tags), " "), s.Key.Name)
+		levels[s.Level]++
+	}
+	fmt.Printf("%d scenarios (%d required, %d recommended)\n", len(features.Scenarios), levels[suite.Required], levels[suite.Recommended])
 	return 0
 }
+
+// listed is one scenario as `list --format json` prints it.
+type listed struct {
+	ID      string         `json:"id"`
+	Name    string         `json:"name"`
+	Row     string         `json:"row,omitempty"`
+	Feature string         `json:"feature"`
+	Line    int            `json:"line"`
+	IDs     []string       `json:"ids"`
+	Level   suite.Level    `json:"level"`
+	Source  string         `json:"source"`
+	Sources []suite.Source `json:"sources"`
+	Replay  string         `json:"replay"`
+}
+
+func listJSON(features *suite.Features) int {
+	out := []listed{}
+	for _, s := range features.Scenarios {
+		out = append(out, listed{ID: s.Key.ID, Name: s.Key.Name, Row: s.Key.Row, Feature: s.File, Line: s.Line,
+			IDs: catalogueTags(s.Tags), Level: s.Level, Source: s.SourceText(), Sources: s.Sources,
+			Replay: fmt.Sprintf("conformance run --tags '@id:%s'", s.Key.ID)})
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 1
+	}
+	return 0
+}
+
+// catalogueTags are the catalogue IDs among a scenario's tags (G1.1, X.2 …).
+func catalogueTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if catalogueID.MatchString(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var catalogueID = regexp.MustCompile(`^[A-Z][0-9]*\.[0-9]+$`)
 
 // picklesOf expands a feature file into scenarios, one per Examples row.
 func picklesOf(path string) ([]*messages.Pickle, error) {

@@ -27,6 +27,7 @@ type common struct {
 	prepareTimeout        time.Duration
 	jobs                  int
 	asWritten             bool
+	strict, noRetry       bool
 	releaseFlags
 }
 
@@ -38,6 +39,8 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
 	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §4)")
+	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")
+	fs.BoolVar(&c.noRetry, "no-retry", false, fmt.Sprintf("run every scenario once: a red first attempt counts at once (default: tried up to %d times, SPEC.md §2)", suite.MaxAttempts))
 	c.releaseFlags.register(fs)
 }
 
@@ -51,6 +54,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
 		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs, AsWritten: c.asWritten,
+		Strict: c.strict, NoRetry: c.noRetry,
 	}, nil
 }
 

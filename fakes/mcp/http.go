@@ -26,6 +26,10 @@ func (h *HTTPServer) Connections() int { return h.srv.Accepted() }
 // Open is the number of TCP connections currently open.
 func (h *HTTPServer) Open() int { return h.srv.Open() }
 
+// InFlight is the number of requests the fake is serving right now (open streams and
+// unanswered requests); idle keep-alive connections are not counted.
+func (h *HTTPServer) InFlight() int { return h.srv.InFlight() }
+
 // Stalls is the number of requests held unanswered in the stall phase so far: evidence that
 // the client got that far.
 func (h *HTTPServer) Stalls() int { return int(h.stalls.Load()) }

@@ -457,3 +457,13 @@ func leakSentence(leaks []Leak) string {
 	}
 	return fmt.Sprintf("%d processes it started had left its process group and were killed: %s", len(leaks), strings.Join(s, ", "))
 }
+
+// Discard retires a healthy process without a word to it: a scenario about to be tried
+// again gets a fresh adapter, with nothing left over from the attempt that failed.
+func (p *Process) Discard() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.broken == nil {
+		p.broken = &Broken{Port: p.cfg.Port, What: "was retired so that the next attempt of its scenario meets a fresh adapter"}
+	}
+}

@@ -105,6 +105,7 @@ func TestChaosBesideReference(t *testing.T) {
 		Tags: "@G1.2,@A5.1", CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
 		Jobs:           1, // one process serves the scenarios in turn, so a line it writes late is seen by the next request
 		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"}, Progress: &progress,
+		NoRetry: true, // each fault is judged on the attempt it broke; retries have tests of their own
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,8 @@ import (
 //
 //	version: <the implementation's hello version the file was written against>
 //
-//	scenario: <feature file>: <scenario name>
+//	id: <the scenario's stable @id: tag>
+//	scenario: <feature file>: <scenario name>        (for people; not matched)
 //	row: <example row cells joined by " | ">        (outline rows only)
 //	status: fail | unsupported
 //	fingerprint: <Fingerprint of the failure message>[, <another of the same defect>…]
@@ -41,7 +42,7 @@ type Entry struct {
 	// Flaky, when set, says why the port sometimes passes this scenario: a pass is then not
 	// an unexpected pass (a failure must still match a listed fingerprint).
 	Flaky string
-	Line  int    // of "scenario:"
+	Line  int    // of "id:"
 	File  string // the file, relative to the root ("expectations/python.txt")
 }
 
@@ -68,10 +69,17 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 		errs = append(errs, fmt.Sprintf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)))
 	}
 	var cur *Entry
-	seen := map[Key]int{}
+	seen := map[string]int{}
 	finish := func() {
 		if cur == nil {
 			return
+		}
+		if features != nil {
+			if s, ok := features.ByKey(cur.Key); ok {
+				cur.Key = s.Key // today's title, for people
+			} else {
+				bad(cur.Line, "%s matches no scenario in features/ (%s)", cur.Key.Stable(), nearest(features, cur.Key))
+			}
 		}
 		switch {
 		case cur.Status == "":
@@ -81,15 +89,10 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 		case cur.Reason == "":
 			bad(cur.Line, "%s has no reason: every expectation needs one", cur.Key)
 		}
-		if features != nil {
-			if _, ok := features.ByKey(cur.Key); !ok {
-				bad(cur.Line, "%s matches no scenario in features/%s", cur.Key, nearest(features, cur.Key))
-			}
+		if first, dup := seen[cur.Key.Stable()]; dup {
+			bad(cur.Line, "%s is listed twice (first at line %d)", cur.Key.Stable(), first)
 		}
-		if first, dup := seen[cur.Key]; dup {
-			bad(cur.Line, "%s is listed twice (first at line %d)", cur.Key, first)
-		}
-		seen[cur.Key] = cur.Line
+		seen[cur.Key.Stable()] = cur.Line
 		ex.Entries = append(ex.Entries, cur)
 		cur = nil
 	}
@@ -112,19 +115,20 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 				bad(n, "version: must be given once, before the entries")
 			}
 			ex.Version = v
-		case "scenario":
+		case "id":
 			finish()
-			feature, name, ok := strings.Cut(v, ": ")
-			if !ok || !strings.HasSuffix(feature, ".feature") || strings.TrimSpace(name) == "" {
-				bad(n, "scenario: must be \"<file>.feature: <scenario name>\", got %q", v)
+			if !stableID.MatchString(v) {
+				bad(n, "id: must be a scenario's @id: tag, got %q", v)
 			}
-			cur = &Entry{Key: Key{Feature: feature, Name: strings.TrimSpace(name)}, Line: n, File: shortPath(path)}
-		case "row", "status", "fingerprint", "evidence", "reason", "flaky":
+			cur = &Entry{Key: Key{ID: v}, Line: n, File: shortPath(path)}
+		case "scenario", "row", "status", "fingerprint", "evidence", "reason", "flaky":
 			if cur == nil {
-				bad(n, "%s: before any scenario:", k)
+				bad(n, "%s: before any id:", k)
 				continue
 			}
 			switch k {
+			case "scenario":
+				cur.Key.Feature, cur.Key.Name, _ = strings.Cut(v, ": ")
 			case "row":
 				cur.Key.Row = v
 			case "status":
@@ -144,7 +148,7 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 				cur.Flaky = v
 			}
 		default:
-			bad(n, "unknown field %q (fields: version, scenario, row, status, fingerprint, evidence, reason, flaky)", k)
+			bad(n, "unknown field %q (fields: version, id, scenario, row, status, fingerprint, evidence, reason, flaky)", k)
 		}
 	}
 	finish()
@@ -161,14 +165,14 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 func nearest(f *Features, k Key) string {
 	var rows []string
 	for _, s := range f.Scenarios {
-		if s.Key.Feature == k.Feature && s.Key.Name == k.Name {
+		if s.Key.ID == k.ID {
 			rows = append(rows, "["+s.Key.Row+"]")
 		}
 	}
 	if len(rows) > 0 {
-		return k.Feature + " (that scenario's rows: " + strings.Join(rows, ", ") + ")"
+		return "that scenario's rows: " + strings.Join(rows, ", ")
 	}
-	return k.Feature
+	return "no scenario has @id:" + k.ID
 }
 
 // Find is the entry for one scenario, or nil.
@@ -177,7 +181,7 @@ func (e *Expectations) Find(k Key) *Entry {
 		return nil
 	}
 	for _, x := range e.Entries {
-		if x.Key == k {
+		if x.Key.Stable() == k.Stable() {
 			return x
 		}
 	}
@@ -192,13 +196,13 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 	if !r.Present {
 		return nil, nil, nil, fmt.Errorf("%s did not run; nothing to record", r.Port)
 	}
-	ran := map[Key]*Judged{}
+	ran := map[string]*Judged{}
 	for i := range r.Judged {
-		ran[r.Judged[i].Key] = &r.Judged[i]
+		ran[r.Judged[i].Key.Stable()] = &r.Judged[i]
 	}
 	var out []*Entry
 	for _, x := range e.Entries {
-		j, selected := ran[x.Key]
+		j, selected := ran[x.Key.Stable()]
 		if !selected || j.Status == steps.StatusInterrupted || j.Status == steps.StatusUnresponsive {
 			out = append(out, x)
 			continue
@@ -227,7 +231,7 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 			Evidence: j.Evidence, Reason: "UNVERIFIED: read the wire bodies and say why"})
 		added = append(added, j.Key.String())
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Key.String() < out[b].Key.String() })
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Key.Stable() < out[b].Key.Stable() })
 	if len(out) == 0 && len(e.Entries) == 0 {
 		if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
 			return nil, nil, nil, nil // nothing to expect, no file to write
@@ -248,7 +252,7 @@ func (e *Expectations) Write(implementation string) error {
 	b.WriteString("# rewrites the entries of the scenarios it ran; UNVERIFIED reasons must be checked and reworded.\n")
 	fmt.Fprintf(&b, "version: %s\n", e.Version)
 	for _, x := range e.Entries {
-		fmt.Fprintf(&b, "\nscenario: %s: %s\n", x.Key.Feature, x.Key.Name)
+		fmt.Fprintf(&b, "\nid: %s\nscenario: %s: %s\n", x.Key.ID, x.Key.Feature, x.Key.Name)
 		if x.Key.Row != "" {
 			fmt.Fprintf(&b, "row: %s\n", x.Key.Row)
 		}

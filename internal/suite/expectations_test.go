@@ -127,14 +127,16 @@ func writeExpectations(t *testing.T, text string) string {
 
 func TestExpectationFileErrorsNameFileAndLine(t *testing.T) {
 	f := realFeatures(t)
-	good := "scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | run\n" +
+	good := "id: g1-pre-change-keys\nrow: anthropic | run\n" +
 		"status: fail\nfingerprint: abc\nevidence: x\nreason: y\n"
 	for name, c := range map[string]struct{ text, want string }{
-		"unknown scenario": {"version: 1\n\nscenario: " + g14Feature + ": no such scenario\nstatus: fail\nfingerprint: a\nreason: r\n",
-			"js.txt:3: " + g14Feature + ": no such scenario matches no scenario"},
-		"unknown row": {"scenario: " + g14Feature + ": " + g14Name + " (anthropic run)\nrow: anthropic | walk\nstatus: fail\nfingerprint: a\nreason: r\n",
-			"js.txt:1: "},
-		"duplicate":      {good + "\n" + good, "js.txt:8: " + g14Feature},
+		"unknown scenario": {"version: 1\n\nid: no-such-scenario\nstatus: fail\nfingerprint: a\nreason: r\n",
+			"js.txt:3: no-such-scenario matches no scenario in features/ (no scenario has @id:no-such-scenario)"},
+		"unknown row": {"id: g1-pre-change-keys\nrow: anthropic | walk\nstatus: fail\nfingerprint: a\nreason: r\n",
+			"js.txt:1: g1-pre-change-keys [anthropic | walk] matches no scenario in features/ (that scenario's rows: "},
+		"not an id":      {"id: Some Title\nstatus: fail\nfingerprint: a\nreason: r\n", "js.txt:1: id: must be a scenario's @id: tag"},
+		"before any id":  {"scenario: " + g14Feature + ": " + g14Name + "\nstatus: fail\n", "js.txt:1: scenario: before any id:"},
+		"duplicate":      {good + "\n" + good, "js.txt:8: g1-pre-change-keys [anthropic | run] is listed twice (first at line 1)"},
 		"missing reason": {strings.Replace(good, "reason: y\n", "", 1), "js.txt:1: " + g14Feature + ": " + g14Name + " (anthropic run) [anthropic | run] has no reason"},
 		"unknown field":  {good + "colour: red\n", "js.txt:7: unknown field \"colour\""},
 		"bad status":     {strings.Replace(good, "status: fail", "status: flaky", 1), "js.txt:3: status \"flaky\""},
@@ -144,8 +146,13 @@ func TestExpectationFileErrorsNameFileAndLine(t *testing.T) {
 			t.Errorf("%s: error %v, want it to contain %q", name, err, c.want)
 		}
 	}
-	if _, err := LoadExpectations(writeExpectations(t, "version: 1\n\n"+good), f); err != nil {
-		t.Errorf("a good file: %v", err)
+	ex, err := LoadExpectations(writeExpectations(t, "version: 1\n\n"+good), f)
+	if err != nil {
+		t.Fatalf("a good file: %v", err)
+	}
+	// The entry is matched by id and row, and shows today's title: a reworded title keeps it.
+	if k := ex.Entries[0].Key; k.Name != g14Name+" (anthropic run)" || k.Feature != g14Feature {
+		t.Errorf("entry key %+v does not carry the scenario's title", k)
 	}
 }
 

@@ -56,6 +56,10 @@ type Options struct {
 	// AsWritten turns off the quick first attempt of stall scenarios (steps/quick.go): every
 	// limit is used as the feature writes it.
 	AsWritten bool
+	// Strict makes flaky and inconclusive verdicts fail the run.
+	Strict bool
+	// NoRetry runs every scenario once (attempts.go): a failure counts at once.
+	NoRetry bool
 }
 
 // Run validates its input (implementation names, feature files, the tag expression, every
@@ -164,7 +168,7 @@ func cause(ctx context.Context) string {
 
 func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *PortResult {
 	im, name := in.impls[i], in.impls[i].Name
-	res := &PortResult{Port: name, Expectations: in.expectations[i],
+	res := &PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
 		Required: name == ports.Reference || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
@@ -245,6 +249,21 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			}
 			return "", ""
 		},
+		Retry: func(out steps.Outcome, attempts int) bool {
+			if o.NoRetry || ctx.Err() != nil {
+				return false
+			}
+			s, ok := in.features.Lookup(out.URI, out.Scenario, out.AstNodeIDs)
+			if !ok {
+				return false
+			}
+			again := retry(s, out, res.Expectations.Find(s.Key), attempts)
+			if again {
+				progress(o, "%-9s     %-11s %s: attempt %d was %s, trying again on fresh fakes and a fresh adapter",
+					name, "retry", out.Scenario, attempts, out.Status)
+			}
+			return again
+		},
 		Report: func(out steps.Outcome) {
 			if out.Status == steps.StatusFail && ctx.Err() != nil {
 				// Cut short by the stop, not judged: its failure is the interrupt's.
@@ -257,6 +276,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			again := ""
 			if out.Retried != "" {
 				again = ", judged as written after a void quick attempt"
+			}
+			if n := len(out.Attempts); n > 0 {
+				again += fmt.Sprintf(", %d attempts", n)
 			}
 			progress(o, "%-9s %3d %-11s %s (%s%s)", name, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond), again)
 		},

@@ -19,14 +19,20 @@ type Scenario struct {
 	Tags []string // without "@"
 	File string   // path relative to the root
 	Line int      // of the scenario, or of the example row
+	// Level and Sources are what the scenario declares (levels.go): whether its failure
+	// fails a port, and the rules it rests on.
+	Level   Level
+	Sources []Source
 	// astKey is godog's pickle AST ids joined: it links a run's outcome back to this scenario.
 	astKey string
 }
 
-// Key names one scenario across runs: feature file, scenario name and, for an outline, the
-// example row's cells joined by " | ".
+// Key names one scenario across runs: its stable ID (@id:) and, for an outline, the example
+// row's cells joined by " | ". Feature and Name are for people: a reworded title keeps
+// the same Stable key, so expectations keep matching.
 type Key struct {
-	Feature, Name, Row string
+	ID, Row       string
+	Feature, Name string
 }
 
 func (k Key) String() string {
@@ -37,11 +43,19 @@ func (k Key) String() string {
 	return s
 }
 
+// Stable is what identifies the scenario: "<id>" or "<id> [<row>]".
+func (k Key) Stable() string {
+	if k.Row == "" {
+		return k.ID
+	}
+	return k.ID + " [" + k.Row + "]"
+}
+
 // Features is the parsed feature set.
 type Features struct {
 	Scenarios []Scenario
 	byAST     map[string]int
-	byKey     map[Key]int
+	byKey     map[string]int // by Key.Stable
 	tags      map[string]bool
 	// order is the files in walk order and in the order the run hands them to godog (order.go).
 	order featureOrder
@@ -49,8 +63,13 @@ type Features struct {
 
 // LoadFeatures parses every features/*.feature the way godog does in a run (the files in the
 // run's order, order.go, with one id sequence, so pickle ids match the run's); Scenarios are
-// in walk order. A syntax error is reported as file:line.
+// in walk order. A syntax error, or a scenario without a stable id, a level or a known
+// source (levels.go), is reported as file:line.
 func LoadFeatures(root string) (*Features, error) {
+	sources, err := LoadSources(root)
+	if err != nil {
+		return nil, err
+	}
 	order, err := orderFeatures(filepath.Join(root, "features"))
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
@@ -58,7 +77,7 @@ func LoadFeatures(root string) (*Features, error) {
 	if len(order.walk) == 0 {
 		return nil, fmt.Errorf("features: no .feature file in %s", filepath.Join(root, "features"))
 	}
-	fs := &Features{byAST: map[string]int{}, byKey: map[Key]int{}, tags: map[string]bool{}, order: order}
+	fs := &Features{byAST: map[string]int{}, byKey: map[string]int{}, tags: map[string]bool{}, order: order}
 	ids := (&messages.Incrementing{}).NewId
 	var errs []string
 	perFile := map[string][]Scenario{}
@@ -92,18 +111,22 @@ func LoadFeatures(root string) (*Features, error) {
 				s.Tags = append(s.Tags, name)
 				fs.tags[name] = true
 			}
+			if err := declare(&s, sources); err != nil {
+				errs = append(errs, fmt.Sprintf("%s:%d: scenario %q %v", s.File, s.Line, s.Key.Name, err))
+				continue
+			}
 			perFile[path] = append(perFile[path], s)
 		}
 	}
 	for _, path := range order.walk {
 		for _, s := range perFile[path] {
-			if i, dup := fs.byKey[s.Key]; dup {
-				errs = append(errs, fmt.Sprintf("%s:%d: scenario %q repeats %s:%d; expectations could not tell them apart",
-					s.File, s.Line, s.Key.String(), fs.Scenarios[i].File, fs.Scenarios[i].Line))
+			if i, dup := fs.byKey[s.Key.Stable()]; dup {
+				errs = append(errs, fmt.Sprintf("%s:%d: scenario %s repeats %s:%d; expectations could not tell them apart",
+					s.File, s.Line, s.Key.Stable(), fs.Scenarios[i].File, fs.Scenarios[i].Line))
 				continue
 			}
 			fs.byAST[s.astKey] = len(fs.Scenarios)
-			fs.byKey[s.Key] = len(fs.Scenarios)
+			fs.byKey[s.Key.Stable()] = len(fs.Scenarios)
 			fs.Scenarios = append(fs.Scenarios, s)
 		}
 	}
@@ -205,9 +228,9 @@ func (f *Features) Lookup(uri, name string, astIDs []string) (Scenario, bool) {
 	return Scenario{}, false
 }
 
-// ByKey finds a declared scenario by its key.
+// ByKey finds a declared scenario by its stable key (ID and row).
 func (f *Features) ByKey(k Key) (Scenario, bool) {
-	i, ok := f.byKey[k]
+	i, ok := f.byKey[k.Stable()]
 	if !ok {
 		return Scenario{}, false
 	}

@@ -134,7 +134,7 @@ func TestUnsupportedEverythingIsRed(t *testing.T) {
 func TestListedUnsupportedIsKnown(t *testing.T) {
 	entry := func(msg string) string {
 		return "version: 1.0\n\n" +
-			"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n" +
+			"id: g1-pre-change-keys\n" +
 			"row: openai | run\n" +
 			"status: unsupported\nfingerprint: " + Fingerprint(msg) + "\nevidence: " + msg + "\nreason: scripted\n"
 	}
@@ -243,7 +243,7 @@ func TestReleaseOfIgnoresTheBuildFolder(t *testing.T) {
 func TestExpectationsVersionWarning(t *testing.T) {
 	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
 	root := scriptedRoot(t, "version: 0.9\n\n"+
-		"scenario: gap1-request-shaping.feature: with no shaping option the body keeps this port's pre-change keys (openai run)\n"+
+		"id: g1-pre-change-keys\n"+
 		"row: openai | run\n"+
 		"status: unsupported\nfingerprint: "+Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
 	r := runScripted(t, context.Background(), root, "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")

@@ -32,24 +32,39 @@ const (
 	Broken       Verdict = "broken"
 	Interrupted  Verdict = "not run (interrupted)"
 	Unresponsive Verdict = "not run (adapter unresponsive)"
+	// Advice: a recommended scenario (our reading, not the ADR's) did not pass; shown, never
+	// a port's failure.
+	Advice Verdict = "advice"
+	// Flaky: the scenario's attempts disagreed (one passed, one failed); every attempt's
+	// evidence is kept. Red only with --strict.
+	Flaky Verdict = "flaky"
+	// Inconclusive: no attempt reached the situation the scenario is about (a child that
+	// never started, a stall never entered). Red only with --strict.
+	Inconclusive Verdict = "inconclusive"
 )
 
-// Red reports whether the verdict fails a run.
+// Red reports whether the verdict fails a run (without --strict; see PortResult.Strict).
 func (v Verdict) Red() bool {
 	switch v {
-	case Pass, KnownFailure, NotPresent, "":
+	case Pass, KnownFailure, NotPresent, Advice, Flaky, Inconclusive, "":
 		return false
 	}
 	return true
 }
 
+// redFor is Red, with --strict making flaky and inconclusive verdicts red too.
+func (v Verdict) redFor(strict bool) bool {
+	return v.Red() || strict && (v == Flaky || v == Inconclusive)
+}
+
 // severity orders verdicts so an ID's cell is the worst of its scenarios'.
-var severity = map[Verdict]int{Pass: 0, KnownFailure: 1, UnexpectedPass: 2, Unsupported: 3,
-	KnownDifferent: 4, Fail: 5, Unresponsive: 6, Interrupted: 7, Broken: 8, NotPresent: 9}
+var severity = map[Verdict]int{Pass: 0, KnownFailure: 1, Advice: 2, Inconclusive: 3, Flaky: 4,
+	UnexpectedPass: 5, Unsupported: 6, KnownDifferent: 7, Fail: 8, Unresponsive: 9, Interrupted: 10,
+	Broken: 11, NotPresent: 12}
 
 // Verdicts lists every verdict in tally order.
 var Verdicts = []Verdict{Pass, Fail, KnownDifferent, UnexpectedPass, KnownFailure, Unsupported,
-	Broken, Unresponsive, Interrupted, NotPresent}
+	Flaky, Inconclusive, Advice, Broken, Unresponsive, Interrupted, NotPresent}
 
 // Judged is one scenario's verdict with what it was judged on; it is parallel to
 // PortResult.Scenarios.
@@ -57,8 +72,12 @@ type Judged struct {
 	Key         Key          `json:"key"`
 	Status      steps.Status `json:"status"`
 	Verdict     Verdict      `json:"verdict"`
+	Level       Level        `json:"level,omitempty"`
+	Source      string       `json:"source,omitempty"`
 	Fingerprint string       `json:"fingerprint,omitempty"`
 	Evidence    string       `json:"evidence,omitempty"`
+	// Attempts is every attempt's status and evidence when the scenario ran more than once.
+	Attempts []steps.Attempt `json:"attempts,omitempty"`
 	// Entry is the expectation that listed this scenario, if any.
 	Entry *Entry `json:"-"`
 	// Note explains a known, unexpected or differently-evidenced verdict in one line.
@@ -77,7 +96,9 @@ type PortResult struct {
 	Broken  bool   `json:"broken,omitempty"`
 	LogTail string `json:"logTail,omitempty"`
 	// Required: being absent is a failure (the reference always, others when named).
-	Required   bool               `json:"required,omitempty"`
+	Required bool `json:"required,omitempty"`
+	// Strict: flaky and inconclusive verdicts fail the run too (--strict).
+	Strict     bool               `json:"strict,omitempty"`
 	Identity   map[string]any     `json:"identity,omitempty"`
 	Scenarios  []steps.Outcome    `json:"scenarios"`
 	Judged     []Judged           `json:"judged"`
@@ -108,13 +129,13 @@ func (r *PortResult) Version() string {
 func (r *PortResult) JudgeScenarios(features *Features) {
 	r.Judged = make([]Judged, len(r.Scenarios))
 	for i, o := range r.Scenarios {
-		key := Key{Feature: filepath.Base(o.URI), Name: o.Scenario}
+		s := Scenario{Key: Key{Feature: filepath.Base(o.URI), Name: o.Scenario}, Level: Required}
 		if features != nil {
-			if s, ok := features.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok {
-				key = s.Key
+			if found, ok := features.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok {
+				s = found
 			}
 		}
-		r.Judged[i] = judgeOne(key, o, r.Expectations.Find(key))
+		r.Judged[i] = judge(s, o, r.Expectations.Find(s.Key))
 	}
 }
 
@@ -127,6 +148,9 @@ func judgeOne(key Key, o steps.Outcome, e *Entry) Judged {
 		return j
 	case steps.StatusUnresponsive:
 		j.Verdict = Unresponsive
+		return j
+	case steps.StatusInconclusive:
+		j.Verdict, j.Evidence = Inconclusive, Evidence(o.Message)
 		return j
 	case steps.StatusPass:
 		j.Verdict = Pass
@@ -200,7 +224,7 @@ func (r *PortResult) Red() bool { return r.Unexpected() > 0 }
 func (r *PortResult) Unexpected() int {
 	n := 0
 	for _, v := range r.Cells {
-		if v.Red() {
+		if v.redFor(r.Strict) {
 			n++
 		}
 	}
@@ -255,6 +279,25 @@ func (r *PortResult) ScenarioTally() string {
 		sc[o.Status]++
 	}
 	s := fmt.Sprintf("%d passed, %d failed, %d unsupported", sc[steps.StatusPass], sc[steps.StatusFail], sc[steps.StatusUnsupported])
+	if n := sc[steps.StatusInconclusive]; n > 0 {
+		s += fmt.Sprintf(", %d inconclusive", n)
+	}
+	verdicts := map[Verdict]int{}
+	retried := 0
+	for _, j := range r.Judged {
+		verdicts[j.Verdict]++
+		if len(j.Attempts) > 0 {
+			retried++
+		}
+	}
+	for _, v := range []Verdict{Advice, Flaky, Inconclusive} {
+		if verdicts[v] > 0 {
+			s += fmt.Sprintf("; %d %s", verdicts[v], v)
+		}
+	}
+	if retried > 0 {
+		s += fmt.Sprintf("; %d retried", retried)
+	}
 	if n := sc[steps.StatusInterrupted]; n > 0 {
 		s += fmt.Sprintf(", %d not run (interrupted)", n)
 	}

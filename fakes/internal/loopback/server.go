@@ -79,6 +79,11 @@ func (s *Server) Accepted() int { return int(s.ln.accepted.Load()) }
 // Open is the number of accepted TCP connections not yet closed.
 func (s *Server) Open() int { return int(s.ln.open.Load()) }
 
+// InFlight is the number of requests being served right now: a stream the client keeps
+// open (an SSE GET, a streamable GET) or a request still unanswered. An idle keep-alive
+// connection has none.
+func (s *Server) InFlight() int { return s.track.running() }
+
 // OnClose registers f to run in Close after every request context is
 // cancelled and before connections are closed (e.g. to end MCP sessions that
 // outlive their requests). Call it before the server is shared.

@@ -36,6 +36,13 @@ func (t *tracker) leave() {
 	}
 }
 
+// running is the number of handlers serving a request right now.
+func (t *tracker) running() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
+}
+
 // shut refuses new handlers and returns a channel closed when none runs.
 func (t *tracker) shut() <-chan struct{} {
 	t.mu.Lock()

@@ -1,0 +1,133 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// MaxAttempts is how many times a scenario runs at most (SPEC.md §2 "Retries"): a red first
+// attempt of a required scenario, or an inconclusive one, is tried again on fresh fakes and a
+// fresh adapter, as Chromium's and WPT's runners retry a failure before it counts.
+const MaxAttempts = 3
+
+// retry is the runner's policy for one scenario after `attempts` attempts: run it again
+// while the attempts are inconclusive, or while a required scenario's verdict would be red
+// (a new or different failure, an unexpected pass). A known failure, a pass and a
+// deterministic "unsupported" are final at once; a recommended failure is only advice.
+func retry(s Scenario, o steps.Outcome, e *Entry, attempts int) bool {
+	if attempts >= MaxAttempts {
+		return false
+	}
+	if o.Status == steps.StatusInconclusive {
+		return true
+	}
+	if s.Level == Recommended || o.Status == steps.StatusUnsupported {
+		return false
+	}
+	switch judgeOne(s.Key, o, e).Verdict {
+	case Fail, KnownDifferent, UnexpectedPass:
+		return true
+	}
+	return false
+}
+
+// judge is one scenario's verdict: over its attempts, then by its level.
+func judge(s Scenario, o steps.Outcome, e *Entry) Judged {
+	j := judgeAttempts(s.Key, o, e)
+	j.Level, j.Source = s.Level, s.SourceText()
+	if s.Level == Recommended {
+		switch j.Verdict {
+		case Fail, KnownDifferent, UnexpectedPass, Unsupported:
+			// Our reading, not the ADR's: shown as advice, never the port's failure.
+			note := "recommended (" + string(j.Verdict) + ")"
+			if j.Note != "" {
+				note += ": " + j.Note
+			}
+			j.Verdict, j.Note = Advice, note
+		}
+	}
+	return j
+}
+
+// judgeAttempts folds a scenario's attempts into one verdict. Inconclusive attempts prove
+// nothing and are set aside; if none is left the verdict is inconclusive. Conclusive
+// attempts that all passed, or all failed, give that verdict (a failure that matches the
+// expectations in any attempt is that known failure); attempts that disagree are flaky,
+// unless the expectations list the scenario as flaky with this failure.
+func judgeAttempts(key Key, o steps.Outcome, e *Entry) Judged {
+	if len(o.Attempts) == 0 {
+		return judgeOne(key, o, e)
+	}
+	var passed, failed []Judged
+	for _, a := range o.Attempts {
+		oa := o
+		oa.Status, oa.Message = a.Status, a.Message
+		j := judgeOne(key, oa, e)
+		switch a.Status {
+		case steps.StatusInconclusive:
+		case steps.StatusPass:
+			passed = append(passed, j)
+		default:
+			failed = append(failed, j)
+		}
+	}
+	last := judgeOne(key, o, e)
+	last.Attempts = o.Attempts
+	n := len(o.Attempts)
+	switch {
+	case len(passed) == 0 && len(failed) == 0:
+		last.Note = fmt.Sprintf("inconclusive in all %d attempts", n)
+	case len(failed) == 0:
+		j := passed[len(passed)-1]
+		j.Attempts, j.Note = o.Attempts, joinNote(j.Note, attemptsNote(o.Attempts))
+		return j
+	case len(passed) == 0:
+		j := failed[len(failed)-1]
+		for _, f := range failed {
+			if f.Verdict == KnownFailure {
+				j = f
+				break
+			}
+		}
+		j.Attempts, j.Note = o.Attempts, joinNote(j.Note, attemptsNote(o.Attempts))
+		return j
+	default:
+		j := failed[len(failed)-1]
+		known := e != nil && e.Flaky != ""
+		for _, f := range failed {
+			known = known && f.Verdict == KnownFailure
+		}
+		j.Attempts = o.Attempts
+		if known {
+			j.Status, j.Verdict = steps.StatusPass, Pass
+			j.Note = "listed as flaky in " + e.where() + " (" + e.Flaky + "); " + attemptsNote(o.Attempts)
+			return j
+		}
+		j.Verdict = Flaky
+		j.Note = fmt.Sprintf("flaky: %d of %d attempts passed, %d failed; %s", len(passed), n, len(failed), attemptsNote(o.Attempts))
+		return j
+	}
+	return last
+}
+
+// attemptsNote lists each attempt's status and, for a failure, its evidence.
+func attemptsNote(as []steps.Attempt) string {
+	var parts []string
+	for i, a := range as {
+		p := fmt.Sprintf("attempt %d: %s", i+1, a.Status)
+		if a.Status != steps.StatusPass {
+			p += " (" + Evidence(a.Message) + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
