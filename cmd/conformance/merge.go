@@ -18,8 +18,9 @@ func cmdMerge(args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml and report.html here")
 	quiet := fs.Bool("quiet", false, "no matrix on stdout")
+	verbose := fs.Bool("verbose", false, verboseUsage)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] results.json...")
+		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] [--verbose] results.json...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -56,7 +57,7 @@ func cmdMerge(args []string) int {
 		for i, e := range m.Catalogue {
 			ids[i] = e[0]
 		}
-		report.Matrix(os.Stdout, ids, m.Results, isTerminal(os.Stdout))
+		report.Matrix(os.Stdout, ids, m.Results, isTerminal(os.Stdout), *verbose)
 	}
 	code := 0
 	for _, r := range m.Results {

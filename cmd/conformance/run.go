@@ -102,6 +102,9 @@ func (c *common) resolve() ([]string, bool, error) {
 	return chosen, true, nil
 }
 
+// verboseUsage is the help of --verbose on run and merge.
+const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure)"
+
 // Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
 const exitInterrupted = 130
 
@@ -116,6 +119,7 @@ func cmdRun(args []string, golden bool) int {
 	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<impl>.xml, report.html and cucumber-<impl>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
+	verbose := fs.Bool("verbose", false, verboseUsage)
 	update := fs.Bool("update-expected", false, "rewrite expectations/<impl>.txt for the scenarios this run selected")
 	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
 	if err := fs.Parse(args); err != nil {
@@ -187,7 +191,7 @@ func cmdRun(args []string, golden bool) int {
 			reportsOK = false
 		}
 	default:
-		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout))
+		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout), *verbose)
 	}
 	fmt.Fprintf(os.Stdout, "run took %s\n", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {

@@ -143,8 +143,8 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	}
 	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
 	var wm, gm bytes.Buffer
-	report.Matrix(&wm, ids, run(), false)
-	report.Matrix(&gm, ids, m.Results, false)
+	report.Matrix(&wm, ids, run(), false, false)
+	report.Matrix(&gm, ids, m.Results, false, false)
 	if d := cmp.Diff(wm.String(), gm.String()); d != "" {
 		t.Errorf("merged matrix differs (-combined +merged):\n%s", d)
 	}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+)
+
+// known is one of triageRun's known failures as a report must name it.
+type known struct{ name, row, msg, reason string }
+
+var triageKnown = []known{
+	{"params reach the body on every path", "", knownParams, "reason-params: temperature is dropped"},
+	{"params reach the body (anthropic run)", "anthropic | run", knownRow, "reason-row: metadata is dropped"},
+	{"reserved keys are stripped with a warning", "", knownStrip, "reason-strip: no warnings"},
+}
+
+const newName = "reserved keys are stripped from the body"
+
+func matrixText(results []*suite.PortResult, verbose bool) string {
+	var buf bytes.Buffer
+	Matrix(&buf, []string{"G1.1", "G1.2", "A4.1", "X.1"}, results, false, verbose)
+	return buf.String()
+}
+
+// linesWith is every line of out that holds s.
+func linesWith(out, s string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// checkTriage wants the new failure's evidence (at redAt) before every known failure, and each
+// known failure on one line with its port, row, reason and fingerprint, without its evidence.
+func checkTriage(t *testing.T, format, out string, redAt int) {
+	t.Helper()
+	if redAt < 0 {
+		t.Fatalf("%s: no block for the new failure:\n%s", format, out)
+	}
+	if !strings.Contains(out, "1 new or changed") || !strings.Contains(out, newStripping) {
+		t.Errorf("%s: no \"1 new or changed\" heading or no evidence for the new failure:\n%s", format, out)
+	}
+	for _, k := range triageKnown {
+		lines := linesWith(out, k.name)
+		if len(lines) != 1 {
+			t.Errorf("%s: %q is on %d lines, want one:\n%s", format, k.name, len(lines), out)
+			continue
+		}
+		for _, want := range []string{"node", k.row, k.reason, suite.Fingerprint(k.msg)} {
+			if !strings.Contains(lines[0], want) {
+				t.Errorf("%s: the line for %q lacks %q: %s", format, k.name, want, lines[0])
+			}
+		}
+		if at := strings.Index(out, lines[0]); at < redAt {
+			t.Errorf("%s: known %q comes before the new failure:\n%s", format, k.name, out)
+		}
+		if strings.Contains(out, k.msg) {
+			t.Errorf("%s: the evidence of known %q is shown without --verbose:\n%s", format, k.name, out)
+		}
+	}
+}
+
+func TestMatrixShowsNewFirst(t *testing.T) {
+	out := matrixText(triageRun(), false)
+	checkTriage(t, "terminal", out, strings.Index(out, "--- node: "+newName))
+}
+
+// --verbose shows the known failures' evidence too, still after the new one.
+func TestVerboseShowsKnownEvidence(t *testing.T) {
+	for format, out := range map[string]string{"terminal": matrixText(triageRun(), true)} {
+		red := strings.Index(out, newStripping)
+		for _, k := range triageKnown {
+			if at := strings.Index(out, k.msg); at < 0 || at < red {
+				t.Errorf("%s --verbose: known evidence %q missing or before the new failure (at %d, new at %d):\n%s", format, k.msg, at, red, out)
+			}
+		}
+	}
+}
+
+// With nothing red, the section says so in its first line, above the known failures.
+func TestNothingNew(t *testing.T) {
+	for format, out := range map[string]string{"terminal": matrixText(allKnown(), false)} {
+		at := strings.Index(out, "othing new or changed")
+		first := strings.Index(out, triageKnown[0].name)
+		if at < 0 || first < 0 || at > first || strings.Contains(out, "1 new or changed") {
+			t.Errorf("%s: no \"nothing new or changed\" line above the known failures:\n%s", format, out)
+		}
+	}
+}
+
+// What is red about an implementation as a whole counts too: with it nothing is "nothing new".
+func TestMatrixCountsPortStates(t *testing.T) {
+	absent := []*suite.PortResult{
+		{Port: "java", Broken: true, Reason: "prepare failed (exit 1)", LogTail: "[ERROR] javac"},
+		{Port: "csharp", Required: true, Reason: "no dotnet on PATH"},
+		{Port: "js", Reason: "node is not on PATH"}}
+	judge(absent)
+	results := append(allKnown(), absent...)
+	out := matrixText(results, false)
+	heading := strings.Index(out, "2 new or changed: 1 broken, 1 not present\n")
+	broken, required := strings.Index(out, "--- java: BROKEN: prepare failed (exit 1)\n    log tail:\n    [ERROR] javac"),
+		strings.Index(out, "--- csharp: not present (required")
+	if heading < 0 || broken < heading || required < broken || strings.Contains(out, "nothing new") || strings.Contains(out, "--- js") {
+		t.Errorf("want the broken java and the required csharp counted and shown, js (optional) not:\n%s", out)
+	}
+}
