@@ -50,7 +50,7 @@ func cmdMerge(args []string) int {
 			fmt.Fprintln(os.Stderr, "conformance merge:", err)
 			return 2
 		}
-		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions)
+		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions, *verbose)
 	}
 	if !*quiet {
 		ids := make([]string, len(m.Catalogue))
@@ -73,9 +73,9 @@ func cmdMerge(args []string) int {
 
 // publish writes the reports into dir and, under GitHub Actions, appends report.md to the
 // step summary; it says on stderr what it could not write and reports whether all went.
-func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions) bool {
+func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions, verbose bool) bool {
 	ok := true
-	paths, err := report.WriteFiles(dir, cat, results, v)
+	paths, err := report.WriteFiles(dir, cat, results, verbose, v)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		ok = false

@@ -103,7 +103,7 @@ func (c *common) resolve() ([]string, bool, error) {
 }
 
 // verboseUsage is the help of --verbose on run and merge.
-const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure)"
+const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure), on the terminal and in report.md"
 
 // Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
 const exitInterrupted = 130
@@ -180,7 +180,7 @@ func cmdRun(args []string, golden bool) int {
 	}
 	reportsOK := true
 	if *reportDir != "" {
-		reportsOK = writeReports(c.root, *reportDir, results)
+		reportsOK = writeReports(c.root, *reportDir, results, *verbose)
 	}
 	switch *format {
 	case "json":
@@ -290,7 +290,7 @@ func usageErr(err error) int {
 
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
-func writeReports(root, dir string, results []*suite.PortResult) bool {
+func writeReports(root, dir string, results []*suite.PortResult, verbose bool) bool {
 	cat, err := suite.Catalogue(root)
 	if err == nil && len(cat) == 0 {
 		err = errors.New("fixtures/catalogue.txt lists no ID")
@@ -304,7 +304,7 @@ func writeReports(root, dir string, results []*suite.PortResult) bool {
 		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
 		return false
 	}
-	return publish(dir, cat, results, v)
+	return publish(dir, cat, results, v, verbose)
 }
 
 func isTerminal(f *os.File) bool {

@@ -49,7 +49,7 @@ func TestMergeVerbose(t *testing.T) {
 	r.JudgeScenarios(nil)
 	r.Judge([]string{"G1.1"})
 	dir := t.TempDir()
-	if _, err := report.WriteFiles(dir, [][2]string{{"G1.1", "params"}}, []*suite.PortResult{r},
+	if _, err := report.WriteFiles(dir, [][2]string{{"G1.1", "params"}}, []*suite.PortResult{r}, false,
 		suite.Versions{Catalogue: "c", Suite: "s"}); err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	v := verdictOf(r, e[0])
 	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: string(v), Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
-		Why: why(r, e[0], v), Replay: replay(r.Port, e[0])}
+		Why: why(r, e[0], v, func(int) bool { return true }), Replay: replay(r.Port, e[0])}
 	switch {
 	case !r.Present:
 		c.Reason = absence(r)

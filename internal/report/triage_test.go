@@ -25,6 +25,15 @@ func matrixText(results []*suite.PortResult, verbose bool) string {
 	return buf.String()
 }
 
+func markdownText(t *testing.T, results []*suite.PortResult, verbose bool) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Markdown(&buf, testCatalogue, results, verbose); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
 // linesWith is every line of out that holds s.
 func linesWith(out, s string) []string {
 	var lines []string
@@ -71,9 +80,18 @@ func TestMatrixShowsNewFirst(t *testing.T) {
 	checkTriage(t, "terminal", out, strings.Index(out, "--- node: "+newName))
 }
 
+func TestMarkdownShowsNewFirst(t *testing.T) {
+	md := markdownText(t, triageRun(), false)
+	checkTriage(t, "report.md", md, strings.Index(md, "<details><summary>❌ <b>node</b> · <b>A4.1</b> fail:"))
+	if n := strings.Count(md, "<details>"); n != 1 {
+		t.Errorf("%d <details> blocks, want the new failure's only:\n%s", n, md)
+	}
+}
+
 // --verbose shows the known failures' evidence too, still after the new one.
 func TestVerboseShowsKnownEvidence(t *testing.T) {
-	for format, out := range map[string]string{"terminal": matrixText(triageRun(), true)} {
+	for format, out := range map[string]string{
+		"terminal": matrixText(triageRun(), true), "report.md": markdownText(t, triageRun(), true)} {
 		red := strings.Index(out, newStripping)
 		for _, k := range triageKnown {
 			if at := strings.Index(out, k.msg); at < 0 || at < red {
@@ -85,7 +103,8 @@ func TestVerboseShowsKnownEvidence(t *testing.T) {
 
 // With nothing red, the section says so in its first line, above the known failures.
 func TestNothingNew(t *testing.T) {
-	for format, out := range map[string]string{"terminal": matrixText(allKnown(), false)} {
+	for format, out := range map[string]string{
+		"terminal": matrixText(allKnown(), false), "report.md": markdownText(t, allKnown(), false)} {
 		at := strings.Index(out, "othing new or changed")
 		first := strings.Index(out, triageKnown[0].name)
 		if at < 0 || first < 0 || at > first || strings.Contains(out, "1 new or changed") {

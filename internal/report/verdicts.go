@@ -186,9 +186,10 @@ func replay(port, id string) string {
 	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@%s'", port, id)
 }
 
-// why explains a cell from its scenarios' expectation entries (known, different evidence,
-// unexpected pass) or from the implementation's state, one line per scenario.
-func why(r *suite.PortResult, id string, verdict suite.Verdict) string {
+// why explains a cell from the implementation's state or else from the notes of those of its
+// scenarios keep accepts (expectation entries: known, different evidence, unexpected pass),
+// one line per scenario.
+func why(r *suite.PortResult, id string, verdict suite.Verdict, keep func(i int) bool) string {
 	switch verdict {
 	case suite.Broken, suite.NotPresent:
 		return absence(r)
@@ -197,7 +198,7 @@ func why(r *suite.PortResult, id string, verdict suite.Verdict) string {
 	}
 	var lines []string
 	for i, o := range r.Scenarios {
-		if !hasTag(o.Tags, id) || i >= len(r.Judged) || r.Judged[i].Note == "" {
+		if !hasTag(o.Tags, id) || i >= len(r.Judged) || r.Judged[i].Note == "" || !keep(i) {
 			continue
 		}
 		lines = append(lines, o.Scenario+": "+r.Judged[i].Note)
