@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,6 +111,69 @@ func TestNothingNew(t *testing.T) {
 		if at < 0 || first < 0 || at > first || strings.Contains(out, "1 new or changed") {
 			t.Errorf("%s: no \"nothing new or changed\" line above the known failures:\n%s", format, out)
 		}
+	}
+}
+
+var articleRe = regexp.MustCompile(`(?s)<article class="([^"]*)"[^>]*>.*?</article>`)
+
+// panel is the evidence section with this id.
+func panel(t *testing.T, page, id string) string {
+	t.Helper()
+	at := strings.Index(page, `id="`+id+`"`)
+	if at < 0 {
+		t.Fatalf("no panel %s", id)
+	}
+	end := strings.Index(page[at:], "</section>")
+	return page[at : at+end]
+}
+
+func TestHTMLMarksNew(t *testing.T) {
+	var buf bytes.Buffer
+	if err := HTML(&buf, testCatalogue, triageRun()); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	var marked []string
+	for _, m := range articleRe.FindAllStringSubmatch(page, -1) {
+		if strings.Contains(" "+m[1]+" ", " new ") {
+			marked = append(marked, m[0])
+		}
+	}
+	if len(marked) != 1 || !strings.Contains(marked[0], newName) || !strings.Contains(marked[0], `<span class="mark">new</span>`) {
+		t.Errorf("want the new marker on the new failure's entry only, got %d marked:\n%s", len(marked), strings.Join(marked, "\n"))
+	}
+	a41 := panel(t, page, "ev-node-A4.1")
+	if n, k := strings.Index(a41, newName), strings.Index(a41, triageKnown[2].name); n < 0 || k < 0 || n > k {
+		t.Errorf("A4.1: the new failure (at %d) does not come before the known one (at %d):\n%s", n, k, a41)
+	}
+	// Each known note is a paragraph of its own.
+	g11 := panel(t, page, "ev-node-G1.1")
+	notes := regexp.MustCompile(`(?s)<p class="note">(.*?)</p>`).FindAllStringSubmatch(g11, -1)
+	seen := 0
+	for _, n := range notes {
+		for _, k := range triageKnown[:2] {
+			if strings.Contains(n[1], k.reason) {
+				seen++
+			}
+		}
+		if strings.Contains(n[1], triageKnown[0].reason) && strings.Contains(n[1], triageKnown[1].reason) {
+			t.Errorf("two notes run together in one paragraph: %s", n[0])
+		}
+	}
+	if seen != 2 {
+		t.Errorf("G1.1: %d note paragraphs name a known reason, want 2:\n%s", seen, g11)
+	}
+}
+
+// A listed scenario that went red (here an unexpected pass) is marked "changed".
+func TestHTMLMarksChanged(t *testing.T) {
+	var buf bytes.Buffer
+	if err := HTML(&buf, testCatalogue, richRun()); err != nil {
+		t.Fatal(err)
+	}
+	x1 := panel(t, buf.String(), "ev-js-X.1")
+	if !regexp.MustCompile(`<article class="scenario new"[^>]*>\s*<h3>.*<span class="mark">changed</span>`).MatchString(x1) {
+		t.Errorf("js X.1's unexpected pass is not marked changed:\n%s", x1)
 	}
 }
 

@@ -60,20 +60,6 @@ func shownIDs(cat [][2]string, results []*suite.PortResult) [][2]string {
 	return out
 }
 
-// scenariosFor is the port's scenarios tagged with one catalogue ID, in run order.
-func scenariosFor(r *suite.PortResult, id string) []steps.Outcome {
-	var out []steps.Outcome
-	for _, o := range r.Scenarios {
-		for _, t := range o.Tags {
-			if t == id {
-				out = append(out, o)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // identity reads one hello field ("library", "version", "runtime") as a string.
 func identity(r *suite.PortResult, key string) string {
 	v, ok := r.Identity[key]
