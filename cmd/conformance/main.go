@@ -11,8 +11,9 @@ const usage = `conformance: one executable contract for toolnexus ADR 0001, run 
 
 usage:
   conformance run    [--ports reference,go,python@0.15.0,...] [--toolnexus DIR] [--baseline P@R]
-                     [--tags EXPR] [--format text|json] [flags]
-  conformance merge  [--report-dir D] results.json...   one report from per-implementation runs
+                     [--tags EXPR] [--format text|json] [--verbose] [flags]
+                     (--verbose: known failures' evidence too, not one line each)
+  conformance merge  [--report-dir D] [--verbose] results.json...   one report from per-implementation runs
   conformance history [--port P] results.json   from which release each ID passes
   conformance list   [--uncovered]      scenarios and their catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime

@@ -18,8 +18,9 @@ func cmdMerge(args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml and report.html here")
 	quiet := fs.Bool("quiet", false, "no matrix on stdout")
+	verbose := fs.Bool("verbose", false, verboseUsage)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] results.json...")
+		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] [--verbose] results.json...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -49,14 +50,14 @@ func cmdMerge(args []string) int {
 			fmt.Fprintln(os.Stderr, "conformance merge:", err)
 			return 2
 		}
-		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions)
+		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions, *verbose)
 	}
 	if !*quiet {
 		ids := make([]string, len(m.Catalogue))
 		for i, e := range m.Catalogue {
 			ids[i] = e[0]
 		}
-		report.Matrix(os.Stdout, ids, m.Results, isTerminal(os.Stdout))
+		report.Matrix(os.Stdout, ids, m.Results, isTerminal(os.Stdout), *verbose)
 	}
 	code := 0
 	for _, r := range m.Results {
@@ -72,9 +73,9 @@ func cmdMerge(args []string) int {
 
 // publish writes the reports into dir and, under GitHub Actions, appends report.md to the
 // step summary; it says on stderr what it could not write and reports whether all went.
-func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions) bool {
+func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions, verbose bool) bool {
 	ok := true
-	paths, err := report.WriteFiles(dir, cat, results, v)
+	paths, err := report.WriteFiles(dir, cat, results, verbose, v)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		ok = false

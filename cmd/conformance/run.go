@@ -106,6 +106,9 @@ func (c *common) resolve() ([]string, bool, error) {
 	return chosen, true, nil
 }
 
+// verboseUsage is the help of --verbose on run and merge.
+const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure), on the terminal and in report.md"
+
 // Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
 const exitInterrupted = 130
 
@@ -120,6 +123,7 @@ func cmdRun(args []string, golden bool) int {
 	runTimeout := fs.Duration("run-timeout", 30*time.Minute, "deadline for the whole run")
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<impl>.xml, report.html and cucumber-<impl>.json here")
 	quiet := fs.Bool("quiet", false, "no per-scenario progress lines")
+	verbose := fs.Bool("verbose", false, verboseUsage)
 	update := fs.Bool("update-expected", false, "rewrite expectations/<impl>.txt for the scenarios this run selected")
 	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
 	if err := fs.Parse(args); err != nil {
@@ -180,7 +184,7 @@ func cmdRun(args []string, golden bool) int {
 	}
 	reportsOK := true
 	if *reportDir != "" {
-		reportsOK = writeReports(c.root, *reportDir, results)
+		reportsOK = writeReports(c.root, *reportDir, results, *verbose)
 	}
 	switch *format {
 	case "json":
@@ -191,7 +195,7 @@ func cmdRun(args []string, golden bool) int {
 			reportsOK = false
 		}
 	default:
-		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout))
+		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout), *verbose)
 	}
 	fmt.Fprintf(os.Stdout, "run took %s\n", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {
@@ -290,7 +294,7 @@ func usageErr(err error) int {
 
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
-func writeReports(root, dir string, results []*suite.PortResult) bool {
+func writeReports(root, dir string, results []*suite.PortResult, verbose bool) bool {
 	cat, err := suite.Catalogue(root)
 	if err == nil && len(cat) == 0 {
 		err = errors.New("fixtures/catalogue.txt lists no ID")
@@ -304,7 +308,7 @@ func writeReports(root, dir string, results []*suite.PortResult) bool {
 		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
 		return false
 	}
-	return publish(dir, cat, results, v)
+	return publish(dir, cat, results, v, verbose)
 }
 
 func isTerminal(f *os.File) bool {

@@ -108,7 +108,7 @@ func readAll(t *testing.T, dir string) map[string]string {
 // merges them and checks every report file and the terminal matrix against one combined run.
 func TestMergeEqualsCombinedRun(t *testing.T) {
 	combined := t.TempDir()
-	if _, err := report.WriteFiles(combined, cat, run(), versions); err != nil {
+	if _, err := report.WriteFiles(combined, cat, run(), false, versions); err != nil {
 		t.Fatal(err)
 	}
 	var in []Input
@@ -116,7 +116,7 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	slices.Reverse(parts)
 	for i, r := range parts {
 		dir := t.TempDir()
-		if _, err := report.WriteFiles(dir, cat, []*suite.PortResult{r}, versions); err != nil {
+		if _, err := report.WriteFiles(dir, cat, []*suite.PortResult{r}, false, versions); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, "results.json")
@@ -131,7 +131,7 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	merged := t.TempDir()
-	if _, err := report.WriteFiles(merged, m.Catalogue, m.Results, m.Versions); err != nil {
+	if _, err := report.WriteFiles(merged, m.Catalogue, m.Results, false, m.Versions); err != nil {
 		t.Fatal(err)
 	}
 	want, got := readAll(t, combined), readAll(t, merged)
@@ -143,8 +143,8 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	}
 	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
 	var wm, gm bytes.Buffer
-	report.Matrix(&wm, ids, run(), false)
-	report.Matrix(&gm, ids, m.Results, false)
+	report.Matrix(&wm, ids, run(), false, false)
+	report.Matrix(&gm, ids, m.Results, false, false)
 	if d := cmp.Diff(wm.String(), gm.String()); d != "" {
 		t.Errorf("merged matrix differs (-combined +merged):\n%s", d)
 	}

@@ -10,16 +10,17 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
-// WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir.
-// The optional versions go into results.json (see NewResults).
-func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) ([]string, error) {
+// WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir;
+// verbose gives known failures their evidence in report.md too. The optional versions go into
+// results.json (see NewResults).
+func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbose bool, v ...suite.Versions) ([]string, error) {
 	// It writes all it can and returns the paths written with the errors met.
 	type file struct {
 		name  string
 		write func(io.Writer) error
 	}
 	files := []file{
-		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results) }},
+		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose) }},
 		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
 	for _, r := range results {

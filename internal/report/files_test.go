@@ -9,7 +9,7 @@ import (
 
 func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := WriteFiles(dir, testCatalogue, richRun())
+	paths, err := WriteFiles(dir, testCatalogue, richRun(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestWriteFiles(t *testing.T) {
 }
 
 func TestWriteFilesMissingDir(t *testing.T) {
-	paths, err := WriteFiles(filepath.Join(t.TempDir(), "nope"), testCatalogue, syntheticRun())
+	paths, err := WriteFiles(filepath.Join(t.TempDir(), "nope"), testCatalogue, syntheticRun(), false)
 	if err == nil || len(paths) != 0 {
 		t.Errorf("paths %v err %v", paths, err)
 	}

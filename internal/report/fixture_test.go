@@ -95,3 +95,61 @@ func judge(results []*suite.PortResult) {
 		r.Judge(ids)
 	}
 }
+
+// Evidence texts of triageRun: three known failures and the one new failure.
+const (
+	knownParams  = "LLM request 1 lacks \"temperature\" (known-params)"
+	knownRow     = "LLM request 2 lacks \"metadata\" (known-row)"
+	knownStrip   = "no warning names \"stream\" (known-strip)"
+	newStripping = "LLM request 1 still carries \"tools\" (new-stripping)"
+)
+
+// triageRun is one port, node, with three known failures and one new failure. The new one
+// runs third and shares A4.1 with a known one, so run or catalogue order alone would put known
+// evidence before it; the second known failure is an outline row.
+func triageRun() []*suite.PortResult { return triage(true) }
+
+// allKnown is triageRun without its new failure.
+func allKnown() []*suite.PortResult { return triage(false) }
+
+// triage builds triageRun, with or without its new failure.
+func triage(withNew bool) []*suite.PortResult {
+	const file = "expectations/node.txt"
+	sc := func(name string, tag, msg string) steps.Outcome {
+		status := steps.StatusFail
+		if msg == "" {
+			status = steps.StatusPass
+		}
+		return steps.Outcome{Scenario: name, URI: "features/gap1-request-shaping.feature", Tags: []string{tag},
+			Status: status, Message: msg, Elapsed: time.Second, AstNodeIDs: []string{name}}
+	}
+	entry := func(name, msg, reason string, line int) *suite.Entry {
+		return &suite.Entry{Key: suite.Key{Feature: "gap1-request-shaping.feature", Name: name}, Status: steps.StatusFail,
+			Fingerprint: suite.Fingerprint(msg), Evidence: suite.Evidence(msg), Reason: reason, Line: line, File: file}
+	}
+	node := &suite.PortResult{
+		Port: "node", Present: true,
+		Identity: map[string]any{"library": "toolnexus", "version": "0.9.0", "runtime": "node v22"},
+		Expectations: &suite.Expectations{Path: file, Entries: []*suite.Entry{
+			entry("params reach the body on every path", knownParams, "reason-params: temperature is dropped", 3),
+			entry("params reach the body (anthropic run)", knownRow, "reason-row: metadata is dropped", 10),
+			entry("reserved keys are stripped with a warning", knownStrip, "reason-strip: no warnings", 17),
+		}},
+		Scenarios: []steps.Outcome{
+			sc("params reach the body on every path", "G1.1", knownParams),
+			sc("params reach the body (anthropic run)", "G1.1", knownRow),
+			sc("reserved keys are stripped from the body", "A4.1", newStripping),
+			sc("reserved keys are stripped with a warning", "A4.1", knownStrip),
+			sc("a key wins over the client's value", "G1.2", ""),
+			sc("openai run matches the golden bodies", "X.1", ""),
+		},
+	}
+	if !withNew {
+		node.Scenarios = append(node.Scenarios[:2:2], node.Scenarios[3:]...)
+	}
+	results := []*suite.PortResult{node}
+	judge(results)
+	// The row a feature lookup gives an outline's scenario (judge has no features to look in).
+	node.Judged[1].Key.Row, node.Judged[1].Entry.Key.Row = "anthropic | run", "anthropic | run"
+	return results
+}

@@ -82,12 +82,13 @@ type htmlCell struct {
 	Scenarios                                                    []htmlScenario
 }
 
-// htmlScenario is one scenario's evidence inside a cell's panel.
+// htmlScenario is one scenario's evidence inside a cell's panel. Mark is "new" or "changed"
+// on a red verdict; Note is the verdict's note (its expectation entry).
 type htmlScenario struct {
-	Name, Feature, Status, Elapsed, Stderr string
-	Tags                                   []string
-	Message                                []htmlLine
-	Bodies                                 []htmlBody
+	Name, Feature, Status, Verdict, Mark, Note, Elapsed, Stderr string
+	Tags                                                        []string
+	Message                                                     []htmlLine
+	Bodies                                                      []htmlBody
 }
 
 // htmlLine is one line of an assertion; Class marks a go-cmp diff's removed or added lines.
@@ -150,42 +151,60 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	return err
 }
 
-// htmlCellFor gathers one cell's verdict and evidence, the failed scenarios first.
+// htmlCellFor gathers one cell's verdict and evidence: red scenarios first (marked new, or
+// changed when listed), then failures, then the rest.
 func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 	v := verdictOf(r, e[0])
 	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: string(v), Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
-		Why: why(r, e[0], v), Replay: replay(r.Port, e[0])}
+		Why: why(r, e[0], v, func(int) bool { return false }), Replay: replay(r.Port, e[0])}
 	switch {
 	case !r.Present:
 		c.Reason = absence(r)
 	case v == NotRun:
 		c.Reason = "this run did not judge " + e[0] + " on " + r.Port + ": no scenario tagged with it ran (deselected by --tags, or the run stopped early)"
 	}
-	scenarios := scenariosFor(r, e[0])
-	rank := map[steps.Status]int{steps.StatusFail: 0, steps.StatusUnsupported: 1}
-	sort.SliceStable(scenarios, func(i, j int) bool {
-		ri, ok := rank[scenarios[i].Status]
-		if !ok {
-			ri = 2
+	var idx []int
+	for i, o := range r.Scenarios {
+		if hasTag(o.Tags, e[0]) {
+			idx = append(idx, i)
 		}
-		rj, ok := rank[scenarios[j].Status]
-		if !ok {
-			rj = 2
+	}
+	rank := func(i int) int {
+		switch {
+		case judgedAt(r, i).Verdict.Red():
+			return 0
+		case r.Scenarios[i].Status == steps.StatusFail:
+			return 1
+		case r.Scenarios[i].Status == steps.StatusUnsupported:
+			return 2
 		}
-		return ri < rj
-	})
-	for _, o := range scenarios {
-		s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Message: messageLines(o.Message),
-			Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
-		if l := o.Limits(); l != "" && o.Status != steps.StatusPass {
-			s.Message = append(s.Message, htmlLine{Text: l})
-		}
-		for i, b := range o.Bodies {
-			s.Bodies = append(s.Bodies, htmlBody{Label: fmt.Sprintf("request %d of %d", i+1, len(o.Bodies)), JSON: prettyJSON(b)})
-		}
-		c.Scenarios = append(c.Scenarios, s)
+		return 3
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return rank(idx[a]) < rank(idx[b]) })
+	for _, i := range idx {
+		c.Scenarios = append(c.Scenarios, htmlScenarioFor(r, i))
 	}
 	return c
+}
+
+// htmlScenarioFor is one scenario's evidence, with its note and, when red, its mark.
+func htmlScenarioFor(r *suite.PortResult, i int) htmlScenario {
+	o, j := r.Scenarios[i], judgedAt(r, i)
+	s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Verdict: string(j.Verdict), Note: j.Note,
+		Message: messageLines(o.Message), Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
+	if j.Verdict.Red() {
+		s.Mark = "new"
+		if j.Entry != nil {
+			s.Mark = "changed"
+		}
+	}
+	if l := o.Limits(); l != "" && o.Status != steps.StatusPass {
+		s.Message = append(s.Message, htmlLine{Text: l})
+	}
+	for k, b := range o.Bodies {
+		s.Bodies = append(s.Bodies, htmlBody{Label: fmt.Sprintf("request %d of %d", k+1, len(o.Bodies)), JSON: prettyJSON(b)})
+	}
+	return s
 }
 
 // messageLines splits an assertion into lines, marking a go-cmp diff's -want/+got lines.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // GitHub caps a step summary at 1 MiB, so one assertion or stderr tail may only take this much
@@ -18,9 +17,10 @@ const (
 	mdMaxStderr  = 2000
 )
 
-// Markdown writes the run for $GITHUB_STEP_SUMMARY: ID x port table, port lines, failures.
-func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
-	// The failures are one <details> block per failing cell, the assertion in a code block.
+// Markdown writes the run for $GITHUB_STEP_SUMMARY: ID x port table, port lines, failures
+// (what is red in full, then one line per known failure, or its evidence too when verbose).
+func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose bool) error {
+	// A failure in full is one <details> block per cell, the assertion in a code block.
 	b := bufio.NewWriter(w)
 	fmt.Fprintln(b, "## toolnexus conformance")
 	fmt.Fprintln(b)
@@ -73,32 +73,20 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
 	fmt.Fprintln(b)
 	fmt.Fprintln(b, "### Failures")
 	fmt.Fprintln(b)
-	n := 0
-	for _, r := range results {
-		for _, e := range cat {
-			v := verdictOf(r, e[0])
-			if !failing(v) {
-				continue
-			}
-			n++
-			mdFailure(b, r, e, v)
-		}
-	}
-	if n == 0 {
-		fmt.Fprintln(b, "None.")
-	}
+	mdFailures(b, cat, results, verbose)
 	return b.Flush()
 }
 
-// mdFailure writes one failing cell's <details> block.
-func mdFailure(b *bufio.Writer, r *suite.PortResult, e [2]string, v suite.Verdict) {
+// mdFailure writes one failing cell's <details> block with the evidence of the scenarios
+// keep accepts.
+func mdFailure(b io.Writer, r *suite.PortResult, e [2]string, v suite.Verdict, keep func(i int) bool) {
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> · <b>%s</b> %s: %s</summary>\n\n",
 		symbol[v], html.EscapeString(r.Port), html.EscapeString(e[0]), html.EscapeString(string(v)), html.EscapeString(e[1]))
-	if s := why(r, e[0], v); s != "" {
+	if s := why(r, e[0], v, keep); s != "" {
 		fmt.Fprintf(b, "%s\n\n", mdInline(s))
 	}
-	for _, o := range scenariosFor(r, e[0]) {
-		if o.Status != steps.StatusFail && o.Status != steps.StatusUnsupported {
+	for i, o := range r.Scenarios {
+		if !hasTag(o.Tags, e[0]) || !failed(o) || !keep(i) {
 			continue
 		}
 		fmt.Fprintf(b, "**%s** (`%s`)\n\n", mdInline(o.Scenario), feature(o))

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 func TestMarkdown(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Markdown(&buf, testCatalogue, richRun()); err != nil {
+	if err := Markdown(&buf, testCatalogue, richRun(), false); err != nil {
 		t.Fatal(err)
 	}
 	md := buf.String()
@@ -27,15 +29,17 @@ func TestMarkdown(t *testing.T) {
 		"adapter stderr (tail):",
 		"(judged on its quick first attempt: the cancel, deadline and stalled servers' timeouts the scenario gives were cut to 150ms, SPEC.md §3)",
 		"Replay: `./bin/conformance run --ports go --tags '@G1.2'`",
-		"<details><summary>⚠️ <b>js</b> · <b>G1.1</b> known failure:",
+		"**3 new or changed:** ❌ go G1.2 fail, ➖ go A4.1 unsupported, ❗ js X.1 unexpected pass\n",
 		"<details><summary>❗ <b>js</b> · <b>X.1</b> unexpected pass:",
+		"#### 1 known failure\n",
+		"- **js** params reach the body on every path — anthropic bodies carry \"system\": \"\" `" + suite.Fingerprint(jsFailure) + "`\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
 	}
-	if n := strings.Count(md, "<details>"); n != 4 {
-		t.Errorf("%d <details> blocks, want 4 (go G1.2, go A4.1 unsupported, js G1.1, js X.1)", n)
+	if n := strings.Count(md, "<details>"); n != 3 {
+		t.Errorf("%d <details> blocks, want 3 (go G1.2, go A4.1 unsupported, js X.1; js G1.1 is known)", n)
 	}
 	if strings.Count(md, "<details>") != strings.Count(md, "</details>") {
 		t.Error("unbalanced <details>")
@@ -53,7 +57,7 @@ func TestMarkdownNoFailures(t *testing.T) {
 	results[0].Scenarios = results[0].Scenarios[:1]
 	judge(results)
 	var buf bytes.Buffer
-	if err := Markdown(&buf, testCatalogue, results); err != nil {
+	if err := Markdown(&buf, testCatalogue, results, false); err != nil {
 		t.Fatal(err)
 	}
 	if md := buf.String(); !strings.Contains(md, "### Failures\n\nNone.\n") || strings.Contains(md, "| G1.2 |") {

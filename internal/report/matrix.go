@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 var short = map[suite.Verdict]string{
@@ -16,9 +15,9 @@ var short = map[suite.Verdict]string{
 	suite.Broken: "BROKEN", suite.Interrupted: "INTR", suite.Unresponsive: "UNRESP", "": "-",
 }
 
-// Matrix writes the catalogue ID x port grid, then each failure's evidence, then one
-// summary line per port.
-func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) {
+// Matrix writes the catalogue ID x port grid, then the evidence of what is red, then the
+// known failures (one line each unless verbose), then one summary line per port.
+func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color, verbose bool) {
 	if why := stopped(results); why != "" {
 		fmt.Fprintf(w, "\nRUN STOPPED (%s): scenarios after the stop are \"not run\"; this is not a verdict\n", why)
 	}
@@ -41,32 +40,7 @@ func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color bool) 
 			fmt.Fprintln(w, row)
 		}
 	}
-	for _, r := range results {
-		if r.Broken && r.LogTail != "" {
-			fmt.Fprintf(w, "\n--- %s: BROKEN: %s\n    log tail:\n%s\n", r.Port, r.Reason, indent(r.LogTail))
-		}
-		for i, o := range r.Scenarios {
-			if o.Status != steps.StatusFail && o.Status != steps.StatusUnsupported {
-				continue
-			}
-			v := suite.Verdict("")
-			note := ""
-			if i < len(r.Judged) {
-				v, note = r.Judged[i].Verdict, r.Judged[i].Note
-			}
-			fmt.Fprintf(w, "\n--- %s: %s [%s] %s\n", r.Port, o.Scenario, strings.Join(o.Tags, " "), v)
-			if note != "" {
-				fmt.Fprintf(w, "%s\n", indent(note))
-			}
-			fmt.Fprintf(w, "%s\n", indent(o.Message))
-			if l := o.Limits(); l != "" {
-				fmt.Fprintf(w, "%s\n", indent(l))
-			}
-			if o.Stderr != "" {
-				fmt.Fprintf(w, "    adapter stderr:\n%s\n", indent(o.Stderr))
-			}
-		}
-	}
+	textEvidence(w, results, color, verbose)
 	fmt.Fprintln(w)
 	for _, r := range results {
 		if r.VersionWarning != "" {

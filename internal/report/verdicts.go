@@ -60,20 +60,6 @@ func shownIDs(cat [][2]string, results []*suite.PortResult) [][2]string {
 	return out
 }
 
-// scenariosFor is the port's scenarios tagged with one catalogue ID, in run order.
-func scenariosFor(r *suite.PortResult, id string) []steps.Outcome {
-	var out []steps.Outcome
-	for _, o := range r.Scenarios {
-		for _, t := range o.Tags {
-			if t == id {
-				out = append(out, o)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // identity reads one hello field ("library", "version", "runtime") as a string.
 func identity(r *suite.PortResult, key string) string {
 	v, ok := r.Identity[key]
@@ -186,9 +172,10 @@ func replay(port, id string) string {
 	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@%s'", port, id)
 }
 
-// why explains a cell from its scenarios' expectation entries (known, different evidence,
-// unexpected pass) or from the implementation's state, one line per scenario.
-func why(r *suite.PortResult, id string, verdict suite.Verdict) string {
+// why explains a cell from the implementation's state or else from the notes of those of its
+// scenarios keep accepts (expectation entries: known, different evidence, unexpected pass),
+// one line per scenario.
+func why(r *suite.PortResult, id string, verdict suite.Verdict, keep func(i int) bool) string {
 	switch verdict {
 	case suite.Broken, suite.NotPresent:
 		return absence(r)
@@ -197,7 +184,7 @@ func why(r *suite.PortResult, id string, verdict suite.Verdict) string {
 	}
 	var lines []string
 	for i, o := range r.Scenarios {
-		if !hasTag(o.Tags, id) || i >= len(r.Judged) || r.Judged[i].Note == "" {
+		if !hasTag(o.Tags, id) || i >= len(r.Judged) || r.Judged[i].Note == "" || !keep(i) {
 			continue
 		}
 		lines = append(lines, o.Scenario+": "+r.Judged[i].Note)

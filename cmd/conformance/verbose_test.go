@@ -1,0 +1,64 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// captured runs f with *stream (os.Stdout or os.Stderr) going to a pipe and returns what it wrote.
+func captured(t *testing.T, stream **os.File, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := *stream
+	*stream = w
+	done := make(chan string)
+	go func() { b, _ := io.ReadAll(r); done <- string(b) }()
+	defer func() { *stream = saved }()
+	f()
+	w.Close()
+	return <-done
+}
+
+// run knows --verbose: a bad --ports is what it rejects, not the flag.
+func TestRunHasVerbose(t *testing.T) {
+	out := captured(t, &os.Stderr, func() { cmdRun([]string{"--verbose", "--ports", "pyhton"}, false) })
+	if strings.Contains(out, "not defined") || !strings.Contains(out, "pyhton") {
+		t.Errorf("run --verbose: %s", out)
+	}
+}
+
+// merge prints a known failure on one line, and its evidence with --verbose.
+func TestMergeVerbose(t *testing.T) {
+	const msg = "LLM request 1 lacks \"temperature\""
+	key := suite.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body"}
+	r := &suite.PortResult{Port: "js", Present: true,
+		Expectations: &suite.Expectations{Entries: []*suite.Entry{{Key: key, Status: steps.StatusFail,
+			Fingerprint: suite.Fingerprint(msg), Reason: "temperature is dropped", File: "expectations/js.txt"}}},
+		Scenarios: []steps.Outcome{{Scenario: key.Name, URI: "features/" + key.Feature, Tags: []string{"G1.1"},
+			Status: steps.StatusFail, Message: msg}}}
+	r.JudgeScenarios(nil)
+	r.Judge([]string{"G1.1"})
+	dir := t.TempDir()
+	if _, err := report.WriteFiles(dir, [][2]string{{"G1.1", "params"}}, []*suite.PortResult{r}, false,
+		suite.Versions{Catalogue: "c", Suite: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "results.json")
+	short := captured(t, &os.Stdout, func() { cmdMerge([]string{path}) })
+	if !strings.Contains(short, "js        params reach the body — temperature is dropped (") || strings.Contains(short, msg) {
+		t.Errorf("merge: want the known failure on one line, without its evidence:\n%s", short)
+	}
+	if long := captured(t, &os.Stdout, func() { cmdMerge([]string{"--verbose", path}) }); !strings.Contains(long, msg) {
+		t.Errorf("merge --verbose: no evidence for the known failure:\n%s", long)
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// textEvidence writes what is red in full under a heading that counts it, then the known
+// failures: one line each, or in full when verbose.
+func textEvidence(w io.Writer, results []*suite.PortResult, color, verbose bool) {
+	var red strings.Builder
+	count := map[suite.Verdict]int{}
+	for _, r := range results {
+		textPortState(&red, r, count)
+		for i := range r.Scenarios {
+			if redScenario(r, i) {
+				count[judgedAt(r, i).Verdict]++
+				textBlock(&red, r, i)
+			}
+		}
+	}
+	known := countKnown(results)
+	n := 0
+	for _, c := range count {
+		n += c
+	}
+	switch {
+	case n > 0:
+		fmt.Fprintf(w, "\n%s\n", paint(fmt.Sprintf("%d new or changed: %s", n, redTally(count)), suite.Fail, color))
+	case known > 0:
+		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed: every failure is a known one", suite.Pass, color))
+	default:
+		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed", suite.Pass, color))
+	}
+	io.WriteString(w, red.String())
+	if known == 0 {
+		return
+	}
+	if verbose {
+		fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt:\n", plural(known, "known failure", "known failures"))
+	} else {
+		fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt (reason, fingerprint; --verbose shows their evidence):\n",
+			plural(known, "known failure", "known failures"))
+	}
+	for _, r := range results {
+		for i := range r.Scenarios {
+			switch {
+			case !knownScenario(r, i):
+			case verbose:
+				textBlock(w, r, i)
+			default:
+				scenario, reason, fp := knownParts(r, i)
+				fmt.Fprintf(w, "  %-9s %s — %s (%s)\n", r.Port, scenario, reason, fp)
+			}
+		}
+	}
+}
+
+// textPortState writes what is red about an implementation as a whole: broken, absent though
+// required, a harness error, scenarios the breaker or an interrupt kept from running.
+func textPortState(w io.Writer, r *suite.PortResult, count map[suite.Verdict]int) {
+	switch {
+	case r.Broken:
+		count[suite.Broken]++
+		fmt.Fprintf(w, "\n--- %s: BROKEN: %s\n", r.Port, r.Reason)
+		if r.LogTail != "" {
+			fmt.Fprintf(w, "    log tail:\n%s\n", indent(r.LogTail))
+		}
+		return
+	case !r.Present && r.Interrupted != "":
+		count[suite.Interrupted]++
+		fmt.Fprintf(w, "\n--- %s: not run: %s\n", r.Port, r.Interrupted)
+		return
+	case !r.Present:
+		if r.Unexpected() > 0 {
+			count[suite.NotPresent]++
+			fmt.Fprintf(w, "\n--- %s: %s\n", r.Port, absence(r))
+		}
+		return
+	}
+	if r.HarnessErr != "" {
+		count["harness error"]++
+		fmt.Fprintf(w, "\n--- %s: harness error: %s\n", r.Port, r.HarnessErr)
+	}
+	notRun := map[steps.Status]int{}
+	for i, o := range r.Scenarios {
+		if notRunStatus(o) && judgedAt(r, i).Verdict.Red() {
+			notRun[o.Status]++
+		}
+	}
+	for _, s := range []struct {
+		status     steps.Status
+		v          suite.Verdict
+		state, why string
+	}{{steps.StatusUnresponsive, suite.Unresponsive, "adapter unresponsive", r.Unresponsive},
+		{steps.StatusInterrupted, suite.Interrupted, "interrupted", r.Interrupted}} {
+		n := notRun[s.status]
+		if n == 0 && s.why == "" {
+			continue
+		}
+		count[s.v]++
+		fmt.Fprintf(w, "\n--- %s: %s", r.Port, s.state)
+		if n > 0 {
+			fmt.Fprintf(w, ", %s not run", plural(n, "scenario", "scenarios"))
+		}
+		if s.why != "" {
+			fmt.Fprintf(w, ": %s", s.why)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// textBlock is one scenario's full evidence: header, note, assertion, limits, stderr.
+func textBlock(w io.Writer, r *suite.PortResult, i int) {
+	o, j := r.Scenarios[i], judgedAt(r, i)
+	fmt.Fprintf(w, "\n--- %s: %s [%s] %s\n", r.Port, o.Scenario, strings.Join(o.Tags, " "), j.Verdict)
+	if j.Note != "" {
+		fmt.Fprintf(w, "%s\n", indent(j.Note))
+	}
+	if o.Message != "" {
+		fmt.Fprintf(w, "%s\n", indent(o.Message))
+	}
+	if l := o.Limits(); l != "" {
+		fmt.Fprintf(w, "%s\n", indent(l))
+	}
+	if o.Stderr != "" {
+		fmt.Fprintf(w, "    adapter stderr:\n%s\n", indent(o.Stderr))
+	}
+}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// The text reports put what is new or changed (red) first, in full, and give each known
+// failure one line: a run's one new failure must not hide among a hundred known ones.
+
+// failed reports whether the scenario has failure evidence (an assertion or an unsupported op).
+func failed(o steps.Outcome) bool {
+	return o.Status == steps.StatusFail || o.Status == steps.StatusUnsupported
+}
+
+// notRunStatus: the scenario never ran (interrupted, or the breaker gave up on the adapter);
+// the port's state says why, so these are counted per port, not shown one by one.
+func notRunStatus(o steps.Outcome) bool {
+	return o.Status == steps.StatusInterrupted || o.Status == steps.StatusUnresponsive
+}
+
+// judgedAt is the verdict of r's i-th scenario; an unjudged failure counts as fail.
+func judgedAt(r *suite.PortResult, i int) suite.Judged {
+	if i < len(r.Judged) && r.Judged[i].Verdict != "" {
+		return r.Judged[i]
+	}
+	j := suite.Judged{Status: r.Scenarios[i].Status, Verdict: suite.Pass}
+	if failed(r.Scenarios[i]) {
+		j.Verdict = suite.Fail
+	}
+	return j
+}
+
+// redScenario: a red verdict on a scenario that ran, shown in full.
+func redScenario(r *suite.PortResult, i int) bool {
+	return judgedAt(r, i).Verdict.Red() && !notRunStatus(r.Scenarios[i])
+}
+
+// knownScenario: a failure whose verdict is not red (a known failure), one line by default.
+func knownScenario(r *suite.PortResult, i int) bool {
+	return failed(r.Scenarios[i]) && !judgedAt(r, i).Verdict.Red()
+}
+
+// countKnown is how many known scenarios the results hold.
+func countKnown(results []*suite.PortResult) int {
+	n := 0
+	for _, r := range results {
+		for i := range r.Scenarios {
+			if knownScenario(r, i) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// knownParts is a known failure's scenario (with its outline row), why it is listed and its
+// fingerprint, each on one line.
+func knownParts(r *suite.PortResult, i int) (scenario, reason, fp string) {
+	j := judgedAt(r, i)
+	scenario = r.Scenarios[i].Scenario
+	if j.Key.Row != "" {
+		scenario += " [" + j.Key.Row + "]"
+	}
+	switch {
+	case j.Entry != nil && j.Entry.Reason != "":
+		reason = j.Entry.Reason
+	case j.Note != "":
+		reason = j.Note
+	default:
+		reason = j.Evidence
+	}
+	if j.Verdict != suite.KnownFailure {
+		reason = string(j.Verdict) + ": " + reason
+	}
+	return safetext.Line(scenario), safetext.Line(reason), j.Fingerprint
+}
+
+// redTally counts red verdicts as "1 fail, 2 unexpected pass": tally order, then any others.
+func redTally(count map[suite.Verdict]int) string {
+	order := append([]suite.Verdict(nil), verdicts...)
+	for _, v := range slices.Sorted(maps.Keys(count)) {
+		if !slices.Contains(order, v) {
+			order = append(order, v)
+		}
+	}
+	var parts []string
+	for _, v := range order {
+		if count[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is "1 known failure" or "3 known failures".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// redCell: a catalogue cell that fails the run (NotRun is the report's own and never red).
+func redCell(v suite.Verdict) bool { return v != NotRun && v.Red() }
