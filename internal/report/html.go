@@ -33,6 +33,7 @@ var glyph = map[suite.Verdict]string{
 	suite.Pass: "✓", suite.Fail: "✗", suite.UnexpectedPass: "‼", suite.KnownFailure: "⚠",
 	suite.KnownDifferent: "≠", suite.Unsupported: "–", suite.NotPresent: "○", suite.Broken: "✖",
 	suite.Interrupted: "■", suite.Unresponsive: "⧗", NotRun: "·",
+	suite.Advice: "ℹ", suite.Flaky: "≈", suite.Inconclusive: "?",
 }
 
 // htmlData is everything the page template reads.

@@ -52,6 +52,8 @@ type PortResults struct {
 	Interrupted    string `json:"interrupted"`
 	Unresponsive   string `json:"unresponsive"`
 	VersionWarning string `json:"versionWarning"`
+	// Strict: flaky and inconclusive verdicts counted as red (--strict).
+	Strict bool `json:"strict,omitempty"`
 	// Expectations is expectations/<implementation>.txt as the run read it.
 	Expectations []ExpectationEntry `json:"expectations"`
 	Cells        map[string]string  `json:"cells"`
@@ -60,6 +62,7 @@ type PortResults struct {
 
 // ExpectationEntry is one expectation as results.json writes it.
 type ExpectationEntry struct {
+	ID          string `json:"id"`
 	Scenario    string `json:"scenario"`
 	Row         string `json:"row"`
 	Status      string `json:"status"`
@@ -71,6 +74,9 @@ type ExpectationEntry struct {
 
 // ScenarioResult is one scenario's outcome, verdict and evidence.
 type ScenarioResult struct {
+	ID          string           `json:"id"`
+	Level       string           `json:"level"`
+	Source      string           `json:"source"`
 	Name        string           `json:"name"`
 	URI         string           `json:"uri"`
 	Row         string           `json:"row"`
@@ -87,6 +93,15 @@ type ScenarioResult struct {
 	// attempt proved nothing, so the scenario was judged as written.
 	Quick   bool   `json:"quick,omitempty"`
 	Retried string `json:"retried,omitempty"`
+	// Attempts is every attempt's status and message when the scenario ran more than once.
+	Attempts []AttemptResult `json:"attempts,omitempty"`
+}
+
+// AttemptResult is one attempt of a scenario that was tried more than once.
+type AttemptResult struct {
+	Status    string `json:"status"`
+	Message   string `json:"message"`
+	ElapsedMs int64  `json:"elapsedMs"`
 }
 
 // NewResults builds the results.json document; empty lists and maps are present, never null.
@@ -105,11 +120,11 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 			Reason: r.Reason, LogTail: r.LogTail,
 			Library: identity(r, "library"), Version: identity(r, "version"), Runtime: identity(r, "runtime"),
 			HarnessError: r.HarnessErr, Interrupted: r.Interrupted, Unresponsive: r.Unresponsive,
-			VersionWarning: r.VersionWarning, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
+			VersionWarning: r.VersionWarning, Strict: r.Strict, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
 			Scenarios: []ScenarioResult{}}
 		if r.Expectations != nil {
 			for _, x := range r.Expectations.Entries {
-				p.Expectations = append(p.Expectations, ExpectationEntry{Scenario: x.Key.Feature + ": " + x.Key.Name,
+				p.Expectations = append(p.Expectations, ExpectationEntry{ID: x.Key.ID, Scenario: x.Key.Feature + ": " + x.Key.Name,
 					Row: x.Key.Row, Status: string(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence,
 					Reason: x.Reason, Line: x.Line})
 			}
@@ -119,7 +134,8 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 		}
 		for _, o := range r.Scenarios {
 			j := judged(r, o)
-			s := ScenarioResult{Name: o.Scenario, URI: o.URI, Row: j.Key.Row, Tags: append([]string{}, o.Tags...),
+			s := ScenarioResult{ID: j.Key.ID, Level: string(j.Level), Source: j.Source,
+				Name: o.Scenario, URI: o.URI, Row: j.Key.Row, Tags: append([]string{}, o.Tags...),
 				Status: string(o.Status), Verdict: string(j.Verdict), Fingerprint: j.Fingerprint, Note: j.Note,
 				Message: o.Message, ElapsedMs: o.Elapsed.Milliseconds(),
 				Bodies: append([]map[string]any{}, o.Bodies...), Stderr: o.Stderr, Quick: o.Quick, Retried: o.Retried}
@@ -128,6 +144,9 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 				if o.Status != steps.StatusPass {
 					s.Verdict = string(suite.Fail)
 				}
+			}
+			for _, a := range o.Attempts {
+				s.Attempts = append(s.Attempts, AttemptResult{Status: string(a.Status), Message: a.Message, ElapsedMs: a.Elapsed.Milliseconds()})
 			}
 			for i, b := range s.Bodies {
 				if b == nil {

@@ -143,6 +143,15 @@ func junitScenario(r *suite.PortResult, o steps.Outcome) junitCase {
 	case suite.Pass:
 	case suite.KnownFailure:
 		c.Skipped = &junitProblem{Message: "known failure: " + oneLine(o.Message), Text: j.Note + "\n\n" + o.Message}
+	case suite.Advice:
+		c.Skipped = &junitProblem{Message: "advice (a recommended rule, never a failure): " + oneLine(o.Message), Text: j.Note + "\n\n" + o.Message}
+	case suite.Flaky, suite.Inconclusive:
+		p := &junitProblem{Message: string(j.Verdict) + ": " + oneLine(j.Note), Type: string(j.Verdict), Text: j.Note + "\n\n" + o.Message}
+		if r.Strict {
+			c.Failure = p
+		} else {
+			c.Skipped = p
+		}
 	case suite.UnexpectedPass:
 		c.Failure = &junitProblem{Message: "unexpected pass", Type: "unexpected pass", Text: j.Note}
 	case suite.KnownDifferent:

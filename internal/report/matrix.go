@@ -13,6 +13,7 @@ var short = map[suite.Verdict]string{
 	suite.Pass: "pass", suite.Fail: "FAIL", suite.Unsupported: "UNSUP", suite.NotPresent: "n/p",
 	suite.KnownFailure: "known", suite.UnexpectedPass: "UNEXP", suite.KnownDifferent: "KNDIFF",
 	suite.Broken: "BROKEN", suite.Interrupted: "INTR", suite.Unresponsive: "UNRESP", "": "-",
+	suite.Advice: "advice", suite.Flaky: "FLAKY", suite.Inconclusive: "inconcl",
 }
 
 // Matrix writes the catalogue ID x port grid, then the evidence of what is red, then the
@@ -62,6 +63,12 @@ func paint(s string, verdict suite.Verdict, color bool) string {
 		code = "32"
 	case verdict == suite.KnownFailure:
 		code = "33"
+	case verdict == suite.Advice:
+		code = "36" // advice has its own colour: never red, never the pass green
+	case verdict == suite.Flaky:
+		code = "35"
+	case verdict == suite.Inconclusive:
+		code = "34"
 	case verdict == suite.NotPresent || verdict == "":
 		code = "90"
 	}

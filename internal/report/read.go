@@ -43,7 +43,7 @@ func (d Results) CatalogueOf() [][2]string {
 func (p PortResults) PortResult() *suite.PortResult {
 	r := &suite.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
 		Reason: p.Reason, LogTail: p.LogTail, HarnessErr: p.HarnessError, Interrupted: p.Interrupted,
-		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Cells: map[string]suite.Verdict{},
+		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]suite.Verdict{},
 		Expectations: &suite.Expectations{}}
 	if p.Present {
 		r.Identity = map[string]any{"library": p.Library, "version": p.Version, "runtime": p.Runtime}
@@ -54,7 +54,7 @@ func (p PortResults) PortResult() *suite.PortResult {
 	for _, x := range p.Expectations {
 		feature, name, _ := strings.Cut(x.Scenario, ": ")
 		r.Expectations.Entries = append(r.Expectations.Entries, &suite.Entry{
-			Key:    suite.Key{Feature: feature, Name: name, Row: x.Row},
+			Key:    suite.Key{ID: x.ID, Feature: feature, Name: name, Row: x.Row},
 			Status: steps.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line})
 	}
 	for i, s := range p.Scenarios {
@@ -67,9 +67,14 @@ func (p PortResults) PortResult() *suite.PortResult {
 		for _, b := range s.Bodies {
 			o.Bodies = append(o.Bodies, b)
 		}
+		for _, a := range s.Attempts {
+			o.Attempts = append(o.Attempts, steps.Attempt{Status: steps.Status(a.Status), Message: a.Message,
+				Elapsed: time.Duration(a.ElapsedMs) * time.Millisecond})
+		}
 		r.Scenarios = append(r.Scenarios, o)
-		key := suite.Key{Feature: filepath.Base(s.URI), Name: s.Name, Row: s.Row}
+		key := suite.Key{ID: s.ID, Feature: filepath.Base(s.URI), Name: s.Name, Row: s.Row}
 		r.Judged = append(r.Judged, suite.Judged{Key: key, Status: o.Status, Verdict: suite.Verdict(s.Verdict),
+			Level: suite.Level(s.Level), Source: s.Source, Attempts: o.Attempts,
 			Fingerprint: s.Fingerprint, Evidence: evidenceOf(o), Entry: r.Expectations.Find(key), Note: s.Note})
 	}
 	return r

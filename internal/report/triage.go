@@ -37,14 +37,16 @@ func judgedAt(r *suite.PortResult, i int) suite.Judged {
 	return j
 }
 
-// redScenario: a red verdict on a scenario that ran, shown in full.
+// redScenario: a red verdict on a scenario that ran, shown in full; a flaky one too, with
+// every attempt's evidence, so a flip is never hidden among the known failures.
 func redScenario(r *suite.PortResult, i int) bool {
-	return judgedAt(r, i).Verdict.Red() && !notRunStatus(r.Scenarios[i])
+	v := judgedAt(r, i).Verdict
+	return (v.Red() || v == suite.Flaky) && !notRunStatus(r.Scenarios[i])
 }
 
 // knownScenario: a failure whose verdict is not red (a known failure), one line by default.
 func knownScenario(r *suite.PortResult, i int) bool {
-	return failed(r.Scenarios[i]) && !judgedAt(r, i).Verdict.Red()
+	return failed(r.Scenarios[i]) && !redScenario(r, i) && !judgedAt(r, i).Verdict.Red()
 }
 
 // countKnown is how many known scenarios the results hold.

@@ -21,6 +21,7 @@ var verdicts = suite.Verdicts
 var symbol = map[suite.Verdict]string{
 	suite.Pass: "✅", suite.Fail: "❌", suite.UnexpectedPass: "❗", suite.KnownFailure: "⚠️",
 	suite.KnownDifferent: "‼️", suite.Unsupported: "➖", suite.NotPresent: "⬜", suite.Broken: "💥",
+	suite.Advice: "💡", suite.Flaky: "🔀", suite.Inconclusive: "❔",
 	suite.Interrupted: "⏹️", suite.Unresponsive: "⏳", NotRun: "·",
 }
 

@@ -17,15 +17,8 @@ import (
 
 // TestMain lets this test binary serve as the fake stdio MCP server the scenarios spawn.
 func TestMain(m *testing.M) {
-	if pid := os.Getenv("SUITE_TEST_FAKE_STDIO_PID"); pid != "" || (len(os.Args) > 1 && os.Args[1] == "fake-mcp-stdio") {
-		path := ""
-		for i, a := range os.Args {
-			if a == "--pid-file" && i+1 < len(os.Args) {
-				path = os.Args[i+1]
-			}
-		}
-		_ = mcpfake.ServeStdio(context.Background(), path)
-		os.Exit(0)
+	if len(os.Args) > 1 && os.Args[1] == "fake-mcp-stdio" {
+		os.Exit(mcpfake.StdioMain(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

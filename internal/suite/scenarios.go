@@ -43,12 +43,17 @@ func (k Key) String() string {
 	return s
 }
 
-// Stable is what identifies the scenario: "<id>" or "<id> [<row>]".
+// Stable is what identifies the scenario: "<id>" or "<id> [<row>]" (a key without an id,
+// from results read without their features, falls back to its title).
 func (k Key) Stable() string {
-	if k.Row == "" {
-		return k.ID
+	id := k.ID
+	if id == "" {
+		id = k.Feature + ": " + k.Name
 	}
-	return k.ID + " [" + k.Row + "]"
+	if k.Row == "" {
+		return id
+	}
+	return id + " [" + k.Row + "]"
 }
 
 // Features is the parsed feature set.

@@ -1,0 +1,158 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// byID is the first declared scenario with that stable id.
+func byID(t *testing.T, f *Features, id string) Scenario {
+	t.Helper()
+	for _, s := range f.Scenarios {
+		if s.Key.ID == id {
+			return s
+		}
+	}
+	t.Fatalf("no scenario has @id:%s", id)
+	return Scenario{}
+}
+
+func withAttempts(o steps.Outcome, as ...steps.Attempt) steps.Outcome {
+	last := as[len(as)-1]
+	o.Status, o.Message, o.Attempts = last.Status, last.Message, as
+	return o
+}
+
+func TestAttemptsThatDisagreeAreFlakyWithEveryText(t *testing.T) {
+	f := realFeatures(t)
+	s := g14(f, t, "openai", "run")
+	o := withAttempts(outcomeOf(s, steps.StatusPass, ""),
+		steps.Attempt{Status: steps.StatusFail, Message: "first attempt: the call returned after 2.6 s"},
+		steps.Attempt{Status: steps.StatusPass})
+	r := judged(f, nil, o)
+	j := r.Judged[0]
+	if j.Verdict != Flaky || !strings.Contains(j.Note, "first attempt: the call returned after") ||
+		!strings.Contains(j.Note, "attempt 2: pass") || len(j.Attempts) != 2 {
+		t.Fatalf("verdict %s, note %q, %d attempts; want flaky naming both attempts", j.Verdict, j.Note, len(j.Attempts))
+	}
+	if r.Red() {
+		t.Error("a flaky scenario failed the run without --strict")
+	}
+	r.Strict = true
+	if !r.Red() {
+		t.Error("with --strict a flaky scenario must fail the run")
+	}
+}
+
+func TestInconclusiveAttemptsAreSetAside(t *testing.T) {
+	f := realFeatures(t)
+	s := g14(f, t, "openai", "run")
+	inc := steps.Attempt{Status: steps.StatusInconclusive, Message: "inconclusive: the stdio server of \"x\" was never started"}
+	// An inconclusive first attempt and a pass: a pass, not flaky, never the port's failure.
+	r := judged(f, nil, withAttempts(outcomeOf(s, steps.StatusPass, ""), inc, steps.Attempt{Status: steps.StatusPass}))
+	if j := r.Judged[0]; j.Verdict != Pass || r.Red() {
+		t.Errorf("inconclusive then pass: %s (%s); want pass", j.Verdict, j.Note)
+	}
+	// Inconclusive every time: inconclusive, red only with --strict.
+	r = judged(f, nil, withAttempts(outcomeOf(s, steps.StatusPass, ""), inc, inc, inc))
+	if j := r.Judged[0]; j.Verdict != Inconclusive || r.Red() || r.Cells["G1.4"] != Inconclusive {
+		t.Errorf("inconclusive thrice: %s, cell %s, red %v; want inconclusive, not red", j.Verdict, r.Cells["G1.4"], r.Red())
+	}
+}
+
+func TestAKnownFailureInAnyAttemptIsThatKnownFailure(t *testing.T) {
+	f := realFeatures(t)
+	s := g14(f, t, "anthropic", "run")
+	cut := "mcp.load: no answer within 2.5s (the pinned bound 2s + margin 500ms)"
+	r := judged(f, listed(s, steps.StatusFail, knownMessage), withAttempts(outcomeOf(s, steps.StatusFail, knownMessage),
+		steps.Attempt{Status: steps.StatusFail, Message: cut}, steps.Attempt{Status: steps.StatusFail, Message: knownMessage}))
+	if j := r.Judged[0]; j.Verdict != KnownFailure || !strings.Contains(j.Note, "no answer within") {
+		t.Errorf("verdict %s, note %q; want the known failure, naming the other attempt", j.Verdict, j.Note)
+	}
+}
+
+func TestRecommendedFailureIsAdviceAndRequiredIsRed(t *testing.T) {
+	f := realFeatures(t)
+	rec := byID(t, f, "g5-caller-tool-params-warned")
+	req := byID(t, f, "g5-caller-tool-params-sent")
+	if rec.Level != Recommended || req.Level != Required {
+		t.Fatalf("levels: %s %s", rec.Level, req.Level)
+	}
+	r := judged(f, nil, outcomeOf(rec, steps.StatusFail, `no warning names "tool_choice"`))
+	r.Judge([]string{"G5.5"})
+	if j := r.Judged[0]; j.Verdict != Advice || j.Level != Recommended || !strings.Contains(j.Source, "SPEC.md §1") {
+		t.Errorf("recommended failure: verdict %s, level %s, source %q; want advice citing SPEC.md §1", j.Verdict, j.Level, j.Source)
+	}
+	if r.Red() || r.Unexpected() != 0 || r.Cells["G5.5"] != Advice {
+		t.Errorf("a recommended failure turned the run red (cell %s)", r.Cells["G5.5"])
+	}
+	r = judged(f, nil, outcomeOf(req, steps.StatusFail, `LLM request 1 has no "tool_choice"`))
+	r.Judge([]string{"G5.5"})
+	if j := r.Judged[0]; j.Verdict != Fail || !strings.Contains(j.Source, "ADR 0001") || !r.Red() {
+		t.Errorf("required failure: verdict %s, source %q, red %v; want a red fail citing the ADR", j.Verdict, j.Source, r.Red())
+	}
+}
+
+func TestRetryPolicy(t *testing.T) {
+	f := realFeatures(t)
+	s := g14(f, t, "anthropic", "run")
+	rec := byID(t, f, "g5-caller-tool-params-warned")
+	known := listed(s, steps.StatusFail, knownMessage)
+	for _, c := range []struct {
+		name     string
+		s        Scenario
+		o        steps.Outcome
+		e        *Entry
+		attempts int
+		want     bool
+	}{
+		{"new failure", s, outcomeOf(s, steps.StatusFail, "other"), nil, 1, true},
+		{"new failure, last attempt", s, outcomeOf(s, steps.StatusFail, "other"), nil, MaxAttempts, false},
+		{"known failure", s, outcomeOf(s, steps.StatusFail, knownMessage), known.Entries[0], 1, false},
+		{"different evidence", s, outcomeOf(s, steps.StatusFail, "other"), known.Entries[0], 1, true},
+		{"unexpected pass", s, outcomeOf(s, steps.StatusPass, ""), known.Entries[0], 1, true},
+		{"pass", s, outcomeOf(s, steps.StatusPass, ""), nil, 1, false},
+		{"unsupported", s, outcomeOf(s, steps.StatusUnsupported, "x"), nil, 1, false},
+		{"inconclusive", s, outcomeOf(s, steps.StatusInconclusive, "x"), nil, 2, true},
+		{"recommended failure", rec, outcomeOf(rec, steps.StatusFail, "x"), nil, 1, false},
+		{"recommended inconclusive", rec, outcomeOf(rec, steps.StatusInconclusive, "x"), nil, 1, true},
+	} {
+		if got := retry(c.s, c.o, c.e, c.attempts); got != c.want {
+			t.Errorf("%s: retry %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Every scenario declares a stable id, one level and a known source of that level.
+func TestEveryScenarioDeclaresLevelAndSource(t *testing.T) {
+	f := realFeatures(t)
+	for _, s := range f.Scenarios {
+		if s.Key.ID == "" || s.Level == "" || len(s.Sources) == 0 {
+			t.Errorf("%s: id %q level %q sources %d", s.Key, s.Key.ID, s.Level, len(s.Sources))
+		}
+	}
+}
+
+func TestUndeclaredLevelIsAnError(t *testing.T) {
+	root := scriptedRoot(t, "")
+	path := filepath.Join(root, "features", "gap4-conversation-store.feature")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "@id:g4-accessor-identity @required", "@id:g4-accessor-identity", 1)
+	writeFile(t, path, strings.Replace(text, "@src:adr-g4-default", "@src:no-such-rule", 1))
+	_, err = LoadFeatures(root)
+	for _, want := range []string{
+		"gap4-conversation-store.feature:7: scenario \"the accessor returns the very store passed in the options\" wants exactly one of @required, @recommended",
+		"@src:no-such-rule cites no rule of fixtures/sources.txt",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v; want it to contain %q", err, want)
+		}
+	}
+}
