@@ -45,7 +45,7 @@ type Env struct {
 	// (attempts so far given; retry.go). The runner owns the policy: it knows the
 	// expectations.
 	Retry func(o Outcome, attempts int) bool
-	seq  atomic.Int64
+	seq   atomic.Int64
 }
 
 // Status is what became of one scenario. The runner turns it into a verdict.

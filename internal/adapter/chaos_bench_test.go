@@ -48,7 +48,7 @@ func startB(b *testing.B, mode string, callTimeout time.Duration) *Process {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := Start(Config{Port: "chaos", Argv: []string{testExe()}, Env: chaosEnv(mode), CallTimeout: callTimeout, Schema: s})
+	p, err := Start(Config{Port: "chaos", Argv: []string{testExe()}, Env: chaosEnv(mode), CallTimeout: callTimeout, StartTimeout: callTimeout, Schema: s})
 	if err != nil {
 		b.Fatal(err)
 	}

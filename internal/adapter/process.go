@@ -86,7 +86,11 @@ type Config struct {
 	Env         []string
 	Dir         string
 	CallTimeout time.Duration
-	Schema      *schema.Protocol
+	// StartTimeout bounds the first answer (hello): a JVM or CPython start on a loaded
+	// machine is slow, and that is not an unresponsive adapter (default 60 s, never less
+	// than CallTimeout).
+	StartTimeout time.Duration
+	Schema       *schema.Protocol
 }
 
 // Process is one live adapter. Calls are serialised: the protocol has one request in flight.
@@ -123,6 +127,10 @@ func Start(cfg Config) (*Process, error) {
 	if cfg.CallTimeout <= 0 {
 		cfg.CallTimeout = 15 * time.Second
 	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 60 * time.Second
+	}
+	cfg.StartTimeout = max(cfg.StartTimeout, cfg.CallTimeout)
 	becomeSubreaper()
 	p := &Process{cfg: cfg, token: newToken(), stderr: newTail(64 * 1024)}
 	// Our own pipes (not exec's): Wait then returns when the process exits, even while a
@@ -197,10 +205,14 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 			return nil, fmt.Errorf("harness bug: %s request breaks the protocol schema: %v", op, err)
 		}
 	}
-	timer := time.NewTimer(p.cfg.CallTimeout)
+	deadline := p.cfg.CallTimeout
+	if id == 1 {
+		deadline = p.cfg.StartTimeout // the first request meets the runtime's start-up
+	}
+	timer := time.NewTimer(deadline)
 	defer timer.Stop()
 	// A full stdin pipe (an adapter that stopped reading) must not block past the deadline.
-	_ = p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.CallTimeout))
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(deadline))
 	if _, err := p.stdin.Write(append(line, '\n')); err != nil {
 		select {
 		case <-p.exited:
@@ -208,7 +220,7 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 		default:
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, p.fail(op, fmt.Sprintf("did not read %s from its stdin within %s", op, p.cfg.CallTimeout))
+			return nil, p.fail(op, fmt.Sprintf("did not read %s from its stdin within %s", op, deadline))
 		}
 		return nil, p.fail(op, fmt.Sprintf("could not be sent %s (%v)", op, err))
 	}
@@ -224,7 +236,7 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 			return nil, p.fail(op, fmt.Sprintf("exited (%s) during %s", p.status(), op))
 		}
 	case <-timer.C:
-		return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, p.cfg.CallTimeout))
+		return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, deadline))
 	case <-ctx.Done():
 		return nil, p.fail(op, fmt.Sprintf("was abandoned during %s (%v)", op, ctx.Err()))
 	}

@@ -32,7 +32,7 @@ func start(t *testing.T, mode string, callTimeout time.Duration) *Process {
 	}
 	exe, _ := os.Executable()
 	p, err := Start(Config{Port: "chaos", Argv: []string{exe}, Env: chaosEnv(mode),
-		CallTimeout: callTimeout, Schema: s})
+		CallTimeout: callTimeout, StartTimeout: callTimeout, Schema: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +103,28 @@ func TestReadLineBounded(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") || !errors.Is(err, c.err) {
 			t.Errorf("%q max %d: got %q, %v; want %q, %v", c.in, c.max, got, err, c.want, c.err)
 		}
+	}
+}
+
+// A slow start (a JVM or CPython on a loaded machine) is judged by the start deadline, not
+// by the call deadline: hello after 1.5 s with a 1 s call deadline is fine; later calls keep
+// the call deadline.
+func TestFirstAnswerGetsTheStartDeadline(t *testing.T) {
+	s, err := loadSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	p, err := Start(Config{Port: "chaos", Argv: []string{exe}, Env: chaosEnv("slow-hello"),
+		CallTimeout: time.Second, StartTimeout: 10 * time.Second, Schema: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	if r, err := p.Call(context.Background(), "hello", nil); err != nil || !r.OK {
+		t.Fatalf("hello: %v %+v", err, r)
+	}
+	if _, err := p.Call(context.Background(), "hello", nil); err != nil {
+		t.Fatalf("second call: %v", err)
 	}
 }

@@ -25,6 +25,7 @@ var Modes = map[string]string{
 	"good":             "answers every request (unsupported for all but hello)",
 	"exit-at-start":    "exits 1 before reading anything",
 	"hang-hello":       "never answers, not even hello",
+	"slow-hello":       "answers hello after 1.5 s (a runtime starting on a loaded machine), then like good",
 	"crash":            "answers hello, then panics and exits 2",
 	"garbage":          "writes a line that is not JSON",
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
@@ -85,6 +86,11 @@ func Main() {
 		case req.Op == "hello" && mode == "hang-hello":
 			time.Sleep(lifetime)
 			os.Exit(0)
+		case req.Op == "hello" && mode == "slow-hello":
+			time.Sleep(1500 * time.Millisecond)
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			mode = "good"
+			continue
 		case req.Op == "hello":
 			if strings.HasPrefix(mode, "escape") {
 				escape()

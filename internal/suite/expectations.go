@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
@@ -49,6 +50,38 @@ type Entry struct {
 // ExpectationsPath is where an implementation's expectations live.
 func ExpectationsPath(root, implementation string) string {
 	return filepath.Join(root, "expectations", implementation+".txt")
+}
+
+// expectationsFor is the file an implementation is judged against: its own; for a release
+// column (<port>@<release>) without a file of its own, the port's file when that file was
+// written against the same release (python@0.21.0 and python at 0.21.0 are one library).
+func expectationsFor(root string, im ports.Implementation) string {
+	path := ExpectationsPath(root, im.Name)
+	if im.Release == "" {
+		return path
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return path
+	}
+	own := ExpectationsPath(root, im.Port)
+	if v := fileVersion(own); v != "" && strings.TrimPrefix(releaseOf(v), "v") == strings.TrimPrefix(im.Release, "v") {
+		return own
+	}
+	return path
+}
+
+// fileVersion is the version: line of an expectations file, "" when it has none.
+func fileVersion(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "version:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // LoadExpectations reads and checks one file against the declared scenarios: every entry must
@@ -203,7 +236,9 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 	var out []*Entry
 	for _, x := range e.Entries {
 		j, selected := ran[x.Key.Stable()]
-		if !selected || j.Status == steps.StatusInterrupted || j.Status == steps.StatusUnresponsive {
+		// A flaky or inconclusive verdict says nothing settled about the entry: keep it.
+		if !selected || j.Status == steps.StatusInterrupted || j.Status == steps.StatusUnresponsive ||
+			j.Verdict == Flaky || j.Verdict == Inconclusive {
 			out = append(out, x)
 			continue
 		}
@@ -224,7 +259,8 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 		out = append(out, x)
 	}
 	for _, j := range r.Judged {
-		if j.Status != steps.StatusFail && j.Status != steps.StatusUnsupported || e.Find(j.Key) != nil {
+		if j.Status != steps.StatusFail && j.Status != steps.StatusUnsupported || e.Find(j.Key) != nil ||
+			j.Verdict == Flaky || j.Verdict == Inconclusive {
 			continue
 		}
 		out = append(out, &Entry{Key: j.Key, Status: j.Status, Fingerprint: j.Fingerprint,

@@ -264,3 +264,27 @@ func TestFlakyEntry(t *testing.T) {
 		t.Fatalf("flaky: did not survive a write and read: %v %+v", err, back)
 	}
 }
+
+// A release column without a file of its own is judged against the port's file when that
+// file was written against the same release; another release gets its own (maybe absent) file.
+func TestReleaseColumnFindsThePortsExpectations(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "expectations", "python.txt"), "version: 0.21.0\n")
+	writeFile(t, filepath.Join(root, "expectations", "js@0.15.0.txt"), "version: 0.15.0\n")
+	writeFile(t, filepath.Join(root, "expectations", "js.txt"), "version: 0.15.0\n")
+	for name, want := range map[string]string{
+		"python@0.21.0":  "python.txt",
+		"python@v0.21.0": "python.txt",
+		"python@0.15.0":  "python@0.15.0.txt",
+		"js@0.15.0":      "js@0.15.0.txt", // its own file wins
+		"python":         "python.txt",
+	} {
+		im, err := ports.ResolveIn(root, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := filepath.Base(expectationsFor(root, im)); got != want {
+			t.Errorf("%s: judged against %s, want %s", name, got, want)
+		}
+	}
+}

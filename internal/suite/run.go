@@ -136,7 +136,7 @@ func Validate(o Options) (*input, error) {
 			errs = append(errs, "--ports: "+err.Error())
 			continue
 		}
-		ex, err := LoadExpectations(ExpectationsPath(o.Root, name), in.features)
+		ex, err := LoadExpectations(expectationsFor(o.Root, im), in.features)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
