@@ -117,7 +117,17 @@ func textPortState(w io.Writer, r *suite.PortResult, count map[suite.Verdict]int
 // textBlock is one scenario's full evidence: header, note, assertion, limits, stderr.
 func textBlock(w io.Writer, r *suite.PortResult, i int) {
 	o, j := r.Scenarios[i], judgedAt(r, i)
-	fmt.Fprintf(w, "\n--- %s: %s [%s] %s\n", r.Port, o.Scenario, strings.Join(o.Tags, " "), j.Verdict)
+	level := ""
+	if j.Level != "" {
+		level = ", " + string(j.Level)
+	}
+	fmt.Fprintf(w, "\n--- %s: %s [%s%s] %s\n", r.Port, o.Scenario, strings.Join(catalogueTags(r, o), " "), level, j.Verdict)
+	if j.Source != "" {
+		fmt.Fprintf(w, "    rule: %s\n", j.Source)
+	}
+	if j.Key.ID != "" {
+		fmt.Fprintf(w, "    replay: conformance run --ports %s --tags '@id:%s'\n", r.Port, j.Key.ID)
+	}
 	if j.Note != "" {
 		fmt.Fprintf(w, "%s\n", indent(j.Note))
 	}
