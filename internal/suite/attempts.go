@@ -39,13 +39,16 @@ func judge(s Scenario, o steps.Outcome, e *Entry) Judged {
 	j.Level, j.Source = s.Level, s.SourceText()
 	if s.Level == Recommended {
 		switch j.Verdict {
-		case Fail, KnownDifferent, UnexpectedPass, Unsupported:
-			// Our reading, not the ADR's: shown as advice, never the port's failure.
+		case Fail, KnownDifferent, Unsupported, KnownFailure:
+			// Our reading, not the ADR's: always shown as advice, in its own count (an
+			// entry only adds its reason), never the port's failure.
 			note := "recommended (" + string(j.Verdict) + ")"
 			if j.Note != "" {
 				note += ": " + j.Note
 			}
 			j.Verdict, j.Note = Advice, note
+		case UnexpectedPass:
+			j.Verdict = Pass // the advice was taken; the stale entry is only noted
 		}
 	}
 	return j

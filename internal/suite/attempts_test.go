@@ -90,6 +90,12 @@ func TestRecommendedFailureIsAdviceAndRequiredIsRed(t *testing.T) {
 	if r.Red() || r.Unexpected() != 0 || r.Cells["G5.5"] != Advice {
 		t.Errorf("a recommended failure turned the run red (cell %s)", r.Cells["G5.5"])
 	}
+	// Listed with its reason, a recommended failure is still advice, in its own count.
+	msg := `no warning names "tool_choice"`
+	r = judged(f, listed(rec, steps.StatusFail, msg), outcomeOf(rec, steps.StatusFail, msg))
+	if j := r.Judged[0]; j.Verdict != Advice || !strings.Contains(j.Note, "anthropic body carries system") {
+		t.Errorf("listed recommended failure: %s %q; want advice with the entry's reason", j.Verdict, j.Note)
+	}
 	r = judged(f, nil, outcomeOf(req, steps.StatusFail, `LLM request 1 has no "tool_choice"`))
 	r.Judge([]string{"G5.5"})
 	if j := r.Judged[0]; j.Verdict != Fail || !strings.Contains(j.Source, "ADR 0001") || !r.Red() {
