@@ -300,3 +300,33 @@ Feature: Gap 1 - request shaping with RequestParams and BodyTransform
       | style     |
       | openai    |
       | anthropic |
+
+  @id:g1-base-url-with-v1 @required @src:spec-8-base-url
+  @G1.4
+  Scenario Outline: a base URL that already ends in /v1 gets no second /v1 (<style> <mode>)
+    Given an <style> client whose base URL ends in "/v1"
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then every LLM request went to "<path>" under the fake's route
+    And the call succeeds
+
+    Examples:
+      | style     | mode   | path                 |
+      | openai    | run    | /v1/chat/completions |
+      | openai    | stream | /v1/chat/completions |
+      | anthropic | run    | /v1/messages         |
+      | anthropic | stream | /v1/messages         |
+
+  @id:g1-base-url-trailing-slash @recommended @src:rec-base-url-slash
+  @G1.4
+  Scenario Outline: a base URL with a trailing slash gets no double slash (<style> <mode>)
+    Given an <style> client whose base URL ends in "/"
+    And a toolkit with the host tool "echo"
+    When the client runs "hi" in <mode> mode
+    Then every LLM request went to "<path>" under the fake's route
+    And the call succeeds
+
+    Examples:
+      | style     | mode   | path              |
+      | openai    | run    | /chat/completions |
+      | anthropic | run    | /v1/messages      |

@@ -49,3 +49,25 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
     Then the call succeeds
     And LLM request 2 carries the tool output "a:ok"
     And the recording HTTP client carried every LLM request
+
+  @id:g2-injected-client-carries-retries @required @src:adr-g2-client
+  @G2.1
+  Scenario Outline: the injected client carries the retry of a failed request (<style> <mode>, <fault>)
+    Given an <style> client
+    And a recording HTTP client
+    And an empty toolkit
+    And the fake LLM first fails with <fault> and then answers "done"
+    When the client runs "hi" in <mode> mode
+    Then the fake LLM saw the request retried
+    And the call succeeds
+    And the recording HTTP client carried every LLM request
+
+    Examples:
+      | style     | mode   | fault                |
+      | openai    | run    | a 503                |
+      | openai    | stream | a 503                |
+      | anthropic | run    | a 503                |
+      | anthropic | stream | a 503                |
+      | openai    | run    | a 429                |
+      | openai    | run    | a dropped connection |
+      | anthropic | stream | a dropped connection |

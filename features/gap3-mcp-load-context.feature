@@ -81,13 +81,27 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-pre-cancelled @required @src:adr-g3-cancel @src:adr-a1-no-leak
   @G3.7
-  Scenario Outline: a context cancelled before the call fails it with nothing started (<entry>)
+  Scenario Outline: a context cancelled before the call fails it and leaves nothing running (<entry>)
     Given an MCP server "local" over stdio
     And an MCP server "remote" over streamable HTTP
     When the MCP config is <entry> with an already cancelled context
     Then the call fails with kind "cancelled"
     And the call returns within 2000 ms
     And no stdio child is left and no fake has an open connection
+
+    Examples:
+      | entry                |
+      | loaded               |
+      | built into a toolkit |
+      | listed               |
+
+  @id:g3-pre-cancelled-starts-nothing @recommended @src:rec-g3-pre-cancel-nothing
+  @G3.7
+  Scenario Outline: a context cancelled before the call starts no stdio child (<entry>)
+    Given an MCP server "local" over stdio
+    When the MCP config is <entry> with an already cancelled context
+    Then the call fails with kind "cancelled"
+    And the stdio server of "local" was never started
 
     Examples:
       | entry                |

@@ -53,3 +53,25 @@ Feature: Gap 4 - the conversation store is reachable from the client
       | style     |
       | openai    |
       | anthropic |
+
+  @id:g4-rewind-same-id @required @src:adr-g4-rewind
+  @G4.3 @A8.1
+  Scenario Outline: a transcript rewound under the same id is what the next ask continues (<style>)
+    Given an <style> client
+    And an empty toolkit
+    When the client asks "first question" in conversation "id4"
+    And the client asks "second question" in conversation "id4"
+    And the store accessor saves conversation "id4":
+      """
+      [{"role": "user", "content": "rewound question"}, {"role": "assistant", "content": "rewound answer"}]
+      """
+    And the client asks "third question" in conversation "id4"
+    Then the call succeeds
+    And the last LLM request carries, in order, the messages "rewound question", "rewound answer", "third question"
+    And the last LLM request does not carry the message "first question"
+    And the last LLM request does not carry the message "second question"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

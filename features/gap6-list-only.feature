@@ -115,3 +115,14 @@ Feature: Gap 6 - a list-only MCP inventory
       | stdio           |
       | streamable HTTP |
       | SSE only        |
+
+  @id:g6-disconnects-before-returning @required @src:adr-g6-teardown
+  @G6.2 @G6.7
+  Scenario: listing has ended its stdio child by the time it returns
+    Given an MCP server "local" over stdio
+    And an MCP server "other" over stdio
+    When the MCP config is listed
+    Then the call succeeds
+    And server "local" is connected
+    And the stdio server of "local" was already gone when the call returned
+    And the stdio server of "other" was already gone when the call returned

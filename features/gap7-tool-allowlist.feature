@@ -99,3 +99,19 @@ Feature: Gap 7 - a per-server tool allowlist keyed by original tool names
       | {"b": true, "nope": false, "a": true, "c": false}     | srv_a, srv_b |
       | {"a": false, "b": false, "c": true, "zzz": true}      | srv_c        |
       | {"zzz": true, "b": false, "c": true, "a": false}      | srv_c        |
+
+  @id:g7-filter-per-server @required @src:adr-g7-allowlist @src:adr-g7-droplist
+  @G7.1 @G7.2
+  Scenario Outline: a server's filter applies to that server only, whichever comes first (<filtered> filtered by <filter>)
+    Given an MCP server "<filtered>" over streamable HTTP with the tools filter <filter>
+    And an MCP server "<plain>" over streamable HTTP
+    When the MCP config is built into a toolkit
+    Then the call succeeds
+    And the tools are exactly <tools>
+
+    Examples:
+      | filtered | plain | filter         | tools                                                                 |
+      | alpha    | beta  | {"a": true}    | alpha_a, beta_a, beta_b, beta_c, beta_get_balance                     |
+      | beta     | alpha | {"a": true}    | alpha_a, alpha_b, alpha_c, alpha_get_balance, beta_a                  |
+      | alpha    | beta  | {"c": false}   | alpha_a, alpha_b, alpha_get_balance, beta_a, beta_b, beta_c, beta_get_balance |
+      | beta     | alpha | {"c": false}   | alpha_a, alpha_b, alpha_c, alpha_get_balance, beta_a, beta_b, beta_get_balance |

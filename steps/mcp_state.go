@@ -23,6 +23,9 @@ type mcpState struct {
 	fallback map[string]*faults.SSEFallback
 	pidFiles map[string]string
 	timeouts map[string]int // per-server timeout in ms, where the scenario set one
+	// aliveAtReturn is, per stdio server, whether its child still ran the moment the last
+	// MCP call's answer arrived (no grace): what "disconnects before returning" is judged on.
+	aliveAtReturn map[string]bool
 }
 
 func newMCPState() *mcpState {
@@ -33,6 +36,16 @@ func newMCPState() *mcpState {
 		fallback: map[string]*faults.SSEFallback{},
 		pidFiles: map[string]string{},
 		timeouts: map[string]int{},
+	}
+}
+
+// snapshotChildren records which stdio children run right now.
+func (m *mcpState) snapshotChildren() {
+	m.aliveAtReturn = map[string]bool{}
+	for name, path := range m.pidFiles {
+		if pid, err := readPID(path); err == nil {
+			m.aliveAtReturn[name] = !mcpfake.ProcessGone(pid)
+		}
 	}
 }
 

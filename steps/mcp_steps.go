@@ -201,6 +201,7 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 	}
 	bound, floor := w.pin(callerLimit)
 	_, err = w.callBounded(op, args, bound, floor)
+	w.mcp.snapshotChildren()
 	return err
 }
 

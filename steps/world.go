@@ -336,6 +336,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerOutcomeSteps(sc)
 	w.registerGoldenSteps(sc)
 	w.registerBaselineSteps(sc)
+	w.registerBlindSpotSteps(sc)
 }
 
 // handle names an adapter object uniquely for this run.
@@ -358,6 +359,11 @@ func (w *World) call(op string, args map[string]any) (*adapter.Response, error) 
 	}
 	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
 	w.warnings = append(w.warnings, r.Warnings...)
+	if len(r.Crashes) > 0 {
+		// A library that would end its host's process fails, whatever the call returned.
+		return r, fmt.Errorf("%s: the library crashed outside the call's result (it would end a default host process): %s",
+			op, safetext.Text(strings.Join(r.Crashes, "\n")))
+	}
 	if !r.OK && r.Error.Kind == "unsupported" {
 		return r, &Unsupported{Op: op, Message: r.Error.Message}
 	}

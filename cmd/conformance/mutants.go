@@ -169,7 +169,7 @@ func caughtBy(r *suite.PortResult) ([]string, int) {
 	for _, o := range r.Scenarios {
 		if o.Status == steps.StatusFail {
 			n++
-			for _, t := range o.Tags {
+			for _, t := range catalogueTags(o.Tags) {
 				set[t] = true
 			}
 		}

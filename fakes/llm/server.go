@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
 )
@@ -48,7 +49,9 @@ func (s *Server) NewRoute() *Route {
 	return r
 }
 
-// route finds the route and wire style for a path, or nil.
+// route finds the route and wire style for a path, or nil. A path under a route that is no
+// endpoint (a doubled /v1, a double slash) still finds its route, with style "": the request
+// is recorded, so a scenario can say where it went, and answered 404.
 func (s *Server) route(path string) (*Route, string) {
 	rest, ok := strings.CutPrefix(path, "/s/")
 	if !ok {
@@ -57,14 +60,13 @@ func (s *Server) route(path string) (*Route, string) {
 	n, tail, _ := strings.Cut(rest, "/")
 	var style string
 	switch "/" + tail {
-	case "/chat/completions":
+	case "/chat/completions", "/v1/chat/completions":
+		// An openai base URL may end in /v1 (most providers' do): {base}/chat/completions.
 		style = StyleOpenAI
 	case "/v1/messages":
 		// Clients append "/v1" only when the base URL lacks it, so both
 		// base "<prefix>" and base "<prefix>/v1" arrive here.
 		style = StyleAnthropic
-	default:
-		return nil, ""
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -80,7 +82,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, style, http.StatusMethodNotAllowed, r.Method+" not allowed")
+		writeError(w, StyleOpenAI, http.StatusMethodNotAllowed, r.Method+" not allowed")
 		return
 	}
 	raw, err := io.ReadAll(r.Body)
@@ -101,12 +103,30 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	// Record before answering: a client that gives up on the answer has
 	// still sent the request the scenario judges.
 	rt.record(req)
+	if style == "" {
+		writeError(w, StyleOpenAI, http.StatusNotFound, "no endpoint at "+r.URL.Path)
+		return
+	}
 	if req.Body == nil {
 		writeError(w, style, http.StatusBadRequest, "request body is not a JSON object")
 		return
 	}
 
 	reply := rt.next()
+	if reply.Drop {
+		dropConnection(w)
+		return
+	}
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-r.Context().Done():
+			return // the client gave up: it never gets the answer
+		}
+	}
+	if reply.RetryAfter != "" {
+		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		msg := reply.Text
 		if msg == "" {
@@ -126,6 +146,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusOK, anthropicMessage(a))
 	}
+}
+
+// dropConnection closes the client's connection with no answer at all.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler) // net/http closes the connection without a response
 }
 
 // writeError answers with an error body shaped like the real API's, so client

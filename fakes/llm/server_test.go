@@ -95,10 +95,11 @@ func TestUnknownRoutesAnd404(t *testing.T) {
 	s := startServer(t)
 	r := s.NewRoute()
 	c := newClient(t)
-	for _, path := range []string{
-		"/s/99/chat/completions", "/chat/completions", r.Prefix() + "/completions",
-		r.Prefix() + "/messages", r.Prefix() + "/v1/chat/completions", r.Prefix(), "/s/",
-	} {
+	// Paths under the route that are no endpoint are recorded (a scenario says where a
+	// request went) and answered 404; paths under no route are neither.
+	underRoute := []string{r.Prefix() + "/completions", r.Prefix() + "/messages", r.Prefix() + "/v1/v1/messages",
+		r.Prefix() + "//chat/completions"}
+	for _, path := range append([]string{"/s/99/chat/completions", "/chat/completions", "/s/"}, underRoute...) {
 		resp, b := post(t, c, s.URL()+path, map[string]any{})
 		if resp.StatusCode != 404 || at(decode(t, b), "error", "message") == nil {
 			t.Errorf("%s: status %d %s", path, resp.StatusCode, b)
@@ -112,8 +113,16 @@ func TestUnknownRoutesAnd404(t *testing.T) {
 	if resp.StatusCode != 405 {
 		t.Errorf("GET: status %d", resp.StatusCode)
 	}
-	if n := len(r.Requests()); n != 0 {
-		t.Errorf("%d requests recorded, want 0", n)
+	var paths []string
+	for _, q := range r.Requests() {
+		paths = append(paths, q.Path)
+	}
+	if !slices.Equal(paths, underRoute) {
+		t.Errorf("recorded %q, want %q", paths, underRoute)
+	}
+	// An openai base URL ending in /v1 reaches the openai endpoint.
+	if resp, _ := post(t, c, r.BaseURL()+"/v1/chat/completions", map[string]any{"model": "m", "messages": []any{}}); resp.StatusCode != 200 {
+		t.Errorf("/v1/chat/completions: status %d", resp.StatusCode)
 	}
 }
 

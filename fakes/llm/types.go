@@ -1,6 +1,9 @@
 package llm
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 // Reply is one scripted answer: text, tool calls, or both; or an HTTP error.
 type Reply struct {
@@ -12,6 +15,14 @@ type Reply struct {
 	// status and a JSON error body in the request's style; Text, if set,
 	// becomes the error message.
 	Status int
+	// RetryAfter, when set with Status, is sent as the Retry-After header.
+	RetryAfter string
+	// Drop closes the connection without any answer once the body is read: a
+	// network failure as the client sees it.
+	Drop bool
+	// Delay holds the answer back this long (a slow provider); a client that
+	// gives up first never gets it.
+	Delay time.Duration
 }
 
 // ToolCall is one tool call in a Reply.

@@ -48,6 +48,9 @@ type Response struct {
 	Result   map[string]any `json:"result"`
 	Error    *ErrorBody     `json:"error"`
 	Warnings []string       `json:"warnings"`
+	// Crashes: what the library raised outside the call's result (an unhandled rejection, an
+	// uncaught exception on a library thread) since the previous response.
+	Crashes []string `json:"crashes,omitempty"`
 }
 
 // ErrorBody is the error a port reported for one request.

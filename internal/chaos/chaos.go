@@ -26,6 +26,7 @@ var Modes = map[string]string{
 	"exit-at-start":    "exits 1 before reading anything",
 	"hang-hello":       "never answers, not even hello",
 	"slow-hello":       "answers hello after 1.5 s (a runtime starting on a loaded machine), then like good",
+	"unhandled":        "answers every op, and reports an unhandled rejection of the library with each answer",
 	"crash":            "answers hello, then panics and exits 2",
 	"garbage":          "writes a line that is not JSON",
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
@@ -96,6 +97,9 @@ func Main() {
 				escape()
 			}
 			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			continue
+		case mode == "unhandled":
+			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)
 			continue
 		case mode == "ansi-error":
 			answer(out, req.ID, `"ok":false,"error":{"kind":"failed","message":"\u001b]0;pwned\u0007\u001b[31mboom\u009b"}`)

@@ -83,6 +83,8 @@ func TestChaosBesideReference(t *testing.T) {
 		"duplicate": "wrote an extra line after answering toolkit.create (request ",
 		// A port-level error, not a broken adapter: the step quotes it, escaped.
 		"ansi-error": `failed: \x1b]0;pwned\x07\x1b[31mboom\u009b`,
+		// A crash the library left outside the call's result: the runner fails the scenario.
+		"unhandled": "the library crashed outside the call's result (it would end a default host process): unhandled rejection: Error: boom after the call",
 	}
 	var modes []string
 	for m := range faults {
@@ -143,7 +145,7 @@ func TestChaosBesideReference(t *testing.T) {
 			}
 		}
 		for _, o := range r.Scenarios {
-			if (mode == "ansi-error" || strings.Contains(o.Message, `adapter "chaos-`+mode+`" `)) && strings.Contains(o.Message, fault) {
+			if (mode == "ansi-error" || mode == "unhandled" || strings.Contains(o.Message, `adapter "chaos-`+mode+`" `)) && strings.Contains(o.Message, fault) {
 				named++
 			}
 			cut := o.Status == steps.StatusUnresponsive && r.Unresponsive != "" && failed >= BreakerThreshold

@@ -159,7 +159,30 @@ public sealed partial class Adapter
     /// <summary>The real stderr: the adapter's own log, and where captured warnings are teed.</summary>
     private readonly TextWriter _stderr;
 
-    public Adapter(TextWriter stderr) => _stderr = stderr;
+    /// <summary>What the library threw where nobody caught it (an unobserved task exception):
+    /// the next response carries it in "crashes" for the runner to judge; never swallowed.
+    /// An unhandled exception on a thread of its own ends a .NET process: the runner sees that.</summary>
+    private static readonly List<string> Crashes = new();
+
+    public Adapter(TextWriter stderr)
+    {
+        _stderr = stderr;
+        TaskScheduler.UnobservedTaskException += (_, e) =>
+        {
+            lock (Crashes) Crashes.Add("unobserved task exception: " + e.Exception);
+            e.SetObserved();
+        };
+    }
+
+    private static List<string> TakeCrashes()
+    {
+        lock (Crashes)
+        {
+            var out_ = new List<string>(Crashes);
+            Crashes.Clear();
+            return out_;
+        }
+    }
 
     /// <summary>Parses and serves one line. Returns the response line (null for a line that has no
     /// usable id and so cannot be answered) and whether the adapter should exit.</summary>
@@ -225,6 +248,9 @@ public sealed partial class Adapter
                 resp["error"] = err;
             }
             resp["warnings"] = new JsonArray(warnings.Select(w => (JsonNode?)JsonValue.Create(w)).ToArray());
+            var crashes = TakeCrashes();
+            if (crashes.Count > 0)
+                resp["crashes"] = new JsonArray(crashes.Select(c => (JsonNode?)JsonValue.Create(c)).ToArray());
             return resp;
         }
         try

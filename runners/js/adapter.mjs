@@ -31,8 +31,18 @@ function log(msg) {
   writeErr(`[adapter] ${msg}\n`)
 }
 
-process.on("unhandledRejection", (e) => log(`unhandled rejection: ${e && e.stack ? e.stack : String(e)}`))
-process.on("uncaughtException", (e) => log(`uncaught exception: ${e && e.stack ? e.stack : String(e)}`))
+// A rejection nobody handles, or an exception nobody catches, would end a default Node 20
+// process: the adapter keeps running so it can tell the runner, which judges it (the next
+// response carries it in "crashes"); it never swallows one.
+const crashes = []
+process.on("unhandledRejection", (e) => {
+  crashes.push(`unhandled rejection: ${e && e.stack ? e.stack : String(e)}`)
+  log(crashes[crashes.length - 1])
+})
+process.on("uncaughtException", (e) => {
+  crashes.push(`uncaught exception: ${e && e.stack ? e.stack : String(e)}`)
+  log(crashes[crashes.length - 1])
+})
 
 const OPS = [
   "hello", "client.create", "client.run", "client.ask", "store.get", "store.save",
@@ -571,7 +581,13 @@ async function handle(req) {
     timing?.stop()
     cap.restore()
   }
+  if (TIMED.has(req.op)) {
+    // Node reports an unhandled rejection only after the microtask queue drains: give a
+    // rejection the library left behind the chance to surface on the call that caused it.
+    await new Promise((r) => setTimeout(r, 30))
+  }
   resp.warnings = resp.warnings.slice()
+  if (crashes.length > 0) resp.crashes = crashes.splice(0)
   return resp
 }
 

@@ -78,6 +78,36 @@ def _json_copy(v: Any) -> Any:
     return json.loads(json.dumps(v, default=_jsonable))
 
 
+# What the library raised outside any call's result (an exception in a callback or a task
+# nobody awaited, a crash on a library thread): the next response carries it in "crashes",
+# for the runner to judge. The adapter never swallows one.
+CRASHES: list[str] = []
+_CRASH_LOCK = threading.Lock()
+
+
+def record_crash(text: str) -> None:
+    log(text)
+    with _CRASH_LOCK:
+        CRASHES.append(text)
+
+
+def take_crashes() -> list[str]:
+    with _CRASH_LOCK:
+        out = CRASHES[:]
+        CRASHES.clear()
+    return out
+
+
+def on_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    exc = context.get("exception")
+    record_crash(f"asyncio: {context.get('message', '')}: {message_of(exc) if exc else ''}".rstrip(": "))
+
+
+def on_thread_exception(args: Any) -> None:
+    name = args.thread.name if args.thread else "?"
+    record_crash(f"uncaught exception in thread {name}: {args.exc_type.__name__}: {args.exc_value}")
+
+
 def write_line(obj: dict[str, Any]) -> None:
     data = (json.dumps(obj, ensure_ascii=False, default=_jsonable) + "\n").encode("utf-8")
     view = memoryview(data)
@@ -760,6 +790,9 @@ async def serve_one(rid: Any, op: Any, args: dict[str, Any]) -> dict[str, Any]:
         if len(outcome) > 3 and outcome[3]:
             resp["error"]["type"] = outcome[3]
     resp["warnings"] = tee.drain()
+    crashes = take_crashes()
+    if crashes:
+        resp["crashes"] = crashes
     return resp
 
 
@@ -779,6 +812,8 @@ async def main() -> None:
     # The port runs every LLM request (and each SSE reader) in the default executor, and a
     # cancelled urllib call keeps its thread until its own timeout; give it room.
     loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(max_workers=64, thread_name_prefix="tnx"))
+    loop.set_exception_handler(on_loop_exception)
+    threading.excepthook = on_thread_exception
     lines: asyncio.Queue = asyncio.Queue()
 
     def reader() -> None:

@@ -29,6 +29,22 @@ final class Adapter {
     private Port port; // loaded on first use, so hello still answers when the port is absent
     private boolean currentConfigOp;
 
+    /**
+     * What the library threw on a thread of its own that nobody caught: the next response
+     * carries it in "crashes" for the runner to judge; the adapter never swallows one.
+     */
+    private static final List<String> CRASHES = new ArrayList<>();
+
+    static void installCrashHandler() {
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            String text = "uncaught exception in thread " + thread.getName() + ": " + e;
+            System.err.println("adapter: " + text);
+            synchronized (CRASHES) {
+                CRASHES.add(text);
+            }
+        });
+    }
+
     Adapter() {
         ops.put("hello", this::hello);
         ops.put("client.create", this::clientCreate);
@@ -99,6 +115,12 @@ final class Adapter {
             resp.put("error", err);
         }
         resp.put("warnings", warnings);
+        synchronized (CRASHES) {
+            if (!CRASHES.isEmpty()) {
+                resp.put("crashes", new ArrayList<>(CRASHES));
+                CRASHES.clear();
+            }
+        }
         return resp;
     }
 

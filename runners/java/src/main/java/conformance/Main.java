@@ -34,6 +34,7 @@ public final class Main {
             System.exit(check(protocolOut));
         }
 
+        Adapter.installCrashHandler();
         Adapter adapter = new Adapter();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;

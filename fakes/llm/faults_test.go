@@ -1,0 +1,34 @@
+package llm
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A scripted fault comes once, in order, and is recorded like any request: a status with
+// Retry-After, a dropped connection, a slow answer the client may give up on.
+func TestScriptedFaults(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t)
+	rt := s.NewRoute()
+	rt.Script(Reply{Status: 503, RetryAfter: "0"}, Reply{Drop: true}, Reply{Text: "late", Delay: 300 * time.Millisecond})
+	body := map[string]any{"model": "m", "messages": []any{}}
+	url := rt.BaseURL() + "/chat/completions"
+
+	resp, _ := post(t, c, url, body)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "0" {
+		t.Errorf("first: %d, Retry-After %q; want 503 with Retry-After 0", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if _, err := c.Post(url, "application/json", strings.NewReader(`{"model":"m","messages":[]}`)); err == nil {
+		t.Error("second: the dropped connection gave an answer")
+	}
+	fast := &http.Client{Transport: c.Transport, Timeout: 100 * time.Millisecond}
+	if _, err := fast.Post(url, "application/json", strings.NewReader(`{"model":"m","messages":[]}`)); err == nil {
+		t.Error("third: a client timeout shorter than the delay still got the answer")
+	}
+	if n := len(rt.Requests()); n != 3 {
+		t.Errorf("%d requests recorded; want 3 (faults are recorded too)", n)
+	}
+}

@@ -1,0 +1,115 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+)
+
+// Steps for what a port can get wrong that the plain paths do not show: retries through the
+// injected client, base URLs that already carry /v1 or a slash, a teardown that is still
+// under way when the call returns.
+func (w *World) registerBlindSpotSteps(sc stepAdder) {
+	sc.Step(`^the fake LLM first fails with (a 503|a 429|a dropped connection) and then answers "([^"]*)"$`, w.scriptFaultThenText)
+	sc.Step(`^the fake LLM saw the request retried$`, w.sawRetry)
+	sc.Step(`^an? (openai|anthropic) client whose base URL ends in "([^"]*)"$`, w.clientWithBaseSuffix)
+	sc.Step(`^every LLM request went to "([^"]*)" under the fake's route$`, w.everyRequestWentTo)
+	sc.Step(`^the last LLM request does not carry the message "([^"]*)"$`, w.lastRequestLacks)
+	sc.Step(`^the stdio server of "([^"]*)" was already gone when the call returned$`, w.goneAtReturn)
+	sc.Step(`^the stdio server of "([^"]*)" was never started$`, w.neverStarted)
+}
+
+// scriptFaultThenText makes the first answer a transient failure a client retries (SPEC §8:
+// 429, 5xx, a network error); Retry-After 0 asks for the retry at once.
+func (w *World) scriptFaultThenText(fault, text string) error {
+	first := llm.Reply{Drop: true}
+	switch fault {
+	case "a 503":
+		first = llm.Reply{Status: 503, RetryAfter: "0"}
+	case "a 429":
+		first = llm.Reply{Status: 429, RetryAfter: "0"}
+	}
+	w.route.Script(first, llm.Reply{Text: text})
+	return nil
+}
+
+// sawRetry is the premise of a retry scenario: a port that does not retry proves nothing
+// about which client carries a retry.
+func (w *World) sawRetry() error {
+	if n := len(w.route.Requests()); n < 2 {
+		return &Inconclusive{fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
+	}
+	return nil
+}
+
+func (w *World) clientWithBaseSuffix(style, suffix string) error {
+	if err := w.aClient(style); err != nil {
+		return err
+	}
+	w.client["baseUrl"] = w.route.BaseURL() + suffix
+	return nil
+}
+
+// everyRequestWentTo checks each recorded request's path below the route prefix.
+func (w *World) everyRequestWentTo(path string) error {
+	reqs := w.route.Requests()
+	if len(reqs) == 0 {
+		return fmt.Errorf("the fake LLM got no request")
+	}
+	for i, r := range reqs {
+		if got := strings.TrimPrefix(r.Path, w.route.Prefix()); got != path {
+			return fmt.Errorf("LLM request %d went to %q under the route; want %q", i+1, got, path)
+		}
+	}
+	return nil
+}
+
+func (w *World) lastRequestLacks(text string) error {
+	bodies, err := w.bodies()
+	if err != nil {
+		return err
+	}
+	msgs, _ := bodies[len(bodies)-1]["messages"].([]any)
+	for i, m := range msgs {
+		if strings.Contains(messageText(m), text) {
+			return fmt.Errorf("message %d of the last LLM request still carries %q: %q", i+1, text, messageText(m))
+		}
+	}
+	return nil
+}
+
+// goneAtReturn judges the stdio child as the fakes saw it the moment the call's answer
+// arrived (snapshotted by the MCP action, mcp_state.go), with no grace: a call that says it
+// disconnected before returning must not leave its teardown still running.
+func (w *World) goneAtReturn(name string) error {
+	path, ok := w.mcp.pidFiles[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
+	}
+	pid, err := readPID(path)
+	if err != nil {
+		return &Inconclusive{fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
+	}
+	alive, seen := w.mcp.aliveAtReturn[name]
+	if !seen {
+		return fmt.Errorf("the stdio server of %q (pid %d) was started only after %s returned", name, pid, w.lastOp)
+	}
+	if alive {
+		return fmt.Errorf("the stdio server of %q (pid %d) was still running when %s returned (gone %s later: %v)",
+			name, pid, w.lastOp, exitGrace, w.settle(func() bool { return mcpfake.ProcessGone(pid) }))
+	}
+	return nil
+}
+
+func (w *World) neverStarted(name string) error {
+	path, ok := w.mcp.pidFiles[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
+	}
+	if pid, err := readPID(path); err == nil {
+		return fmt.Errorf("the stdio server of %q was started (pid %d) for a call whose context was already cancelled", name, pid)
+	}
+	return nil
+}
