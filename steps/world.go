@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -360,9 +361,18 @@ func (w *World) call(op string, args map[string]any) (*adapter.Response, error) 
 	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
 	w.warnings = append(w.warnings, r.Warnings...)
 	if len(r.Crashes) > 0 {
-		// A library that would end its host's process fails, whatever the call returned.
+		// A library that would end its host's process fails, whatever the call returned. The
+		// first line of each crash is the evidence (stack traces are in the adapter's stderr).
+		var heads []string
+		for _, c := range r.Crashes {
+			head, _, _ := strings.Cut(c, "\n")
+			if !slices.Contains(heads, head) {
+				heads = append(heads, head)
+			}
+		}
+		slices.Sort(heads)
 		return r, fmt.Errorf("%s: the library crashed outside the call's result (it would end a default host process): %s",
-			op, safetext.Text(strings.Join(r.Crashes, "\n")))
+			op, safetext.Text(strings.Join(heads, "; ")))
 	}
 	if !r.OK && r.Error.Kind == "unsupported" {
 		return r, &Unsupported{Op: op, Message: r.Error.Message}
