@@ -71,3 +71,18 @@ Feature: Gap 2 - an injectable HTTP client for the LLM path
       | openai    | run    | a 429                |
       | openai    | run    | a dropped connection |
       | anthropic | stream | a dropped connection |
+
+  @id:g2-injected-client-used-whole @required @src:adr-g2-client-whole
+  @G2.1
+  Scenario Outline: the injected client is used whole: its own timeout cuts a slow reply (<style> <mode>)
+    Given an <style> client
+    And a recording HTTP client with its own request timeout of 300 ms
+    And an empty toolkit
+    And the fake LLM first answers after 3000 ms and then answers "done"
+    When the client runs "hi" in <mode> mode
+    Then the client gave up on LLM request 1 within 2000 ms
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |

@@ -3,6 +3,7 @@ package steps
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
@@ -14,6 +15,9 @@ import (
 func (w *World) registerBlindSpotSteps(sc stepAdder) {
 	sc.Step(`^the fake LLM first fails with (a 503|a 429|a dropped connection) and then answers "([^"]*)"$`, w.scriptFaultThenText)
 	sc.Step(`^the fake LLM saw the request retried$`, w.sawRetry)
+	sc.Step(`^a recording HTTP client with its own request timeout of (\d+) ms$`, w.recordingHTTPWithTimeout)
+	sc.Step(`^the fake LLM first answers after (\d+) ms and then answers "([^"]*)"$`, w.scriptSlowThenText)
+	sc.Step(`^the client gave up on LLM request (\d+) within (\d+) ms$`, w.gaveUpWithin)
 	sc.Step(`^an? (openai|anthropic) client whose base URL ends in "([^"]*)"$`, w.clientWithBaseSuffix)
 	sc.Step(`^every LLM request went to "([^"]*)" under the fake's route$`, w.everyRequestWentTo)
 	sc.Step(`^the last LLM request does not carry the message "([^"]*)"$`, w.lastRequestLacks)
@@ -40,6 +44,43 @@ func (w *World) scriptFaultThenText(fault, text string) error {
 func (w *World) sawRetry() error {
 	if n := len(w.route.Requests()); n < 2 {
 		return &Inconclusive{fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
+	}
+	return nil
+}
+
+// recordingHTTPWithTimeout injects a client that carries a setting of its own: a port that
+// keeps only its transport loses it (ADR gap 2 hands over the client, not a transport).
+func (w *World) recordingHTTPWithTimeout(ms int) error {
+	if err := w.recordingHTTP(); err != nil {
+		return err
+	}
+	return w.setClient("httpTimeoutMs", ms)
+}
+
+func (w *World) scriptSlowThenText(ms int, text string) error {
+	w.route.Script(llm.Reply{Text: "too late", Delay: time.Duration(ms) * time.Millisecond}, llm.Reply{Text: text})
+	return nil
+}
+
+// gaveUpWithin judges, on the fake's clock, when the client closed a slow request.
+func (w *World) gaveUpWithin(n, ms int) error {
+	var d time.Duration
+	// The close may reach the fake a moment after the run returned.
+	waitFor(time.Second, func() bool {
+		reqs := w.route.Requests()
+		if len(reqs) >= n {
+			d = reqs[n-1].GaveUpAfter
+		}
+		return d > 0
+	})
+	reqs := w.route.Requests()
+	switch {
+	case len(reqs) < n:
+		return fmt.Errorf("the fake LLM got %d requests; want at least %d", len(reqs), n)
+	case d == 0:
+		return fmt.Errorf("the client waited for the answer to LLM request %d: its own client's timeout was not applied", n)
+	case d > time.Duration(ms)*time.Millisecond:
+		return fmt.Errorf("the client gave up on LLM request %d only after %s; want within %d ms", n, d.Round(time.Millisecond), ms)
 	}
 	return nil
 }

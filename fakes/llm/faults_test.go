@@ -28,7 +28,16 @@ func TestScriptedFaults(t *testing.T) {
 	if _, err := fast.Post(url, "application/json", strings.NewReader(`{"model":"m","messages":[]}`)); err == nil {
 		t.Error("third: a client timeout shorter than the delay still got the answer")
 	}
-	if n := len(rt.Requests()); n != 3 {
-		t.Errorf("%d requests recorded; want 3 (faults are recorded too)", n)
+	reqs := rt.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests recorded; want 3 (faults are recorded too)", len(reqs))
+	}
+	// The fake saw the client give up on the slow one, by its own clock.
+	time.Sleep(50 * time.Millisecond)
+	if d := rt.Requests()[2].GaveUpAfter; d < 90*time.Millisecond || d > 290*time.Millisecond {
+		t.Errorf("the client gave up after %s by the fake's clock; want about 100ms", d)
+	}
+	if d := reqs[0].GaveUpAfter; d != 0 {
+		t.Errorf("an answered request has GaveUpAfter %s", d)
 	}
 }

@@ -48,10 +48,19 @@ func (r *Route) Requests() []Request {
 	return out
 }
 
-func (r *Route) record(q Request) {
+// record keeps a request and returns its index.
+func (r *Route) record(q Request) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reqs = append(r.reqs, q.clone())
+	return len(r.reqs) - 1
+}
+
+// gaveUp notes that the client closed request i after d without its answer.
+func (r *Route) gaveUp(i int, d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reqs[i].GaveUpAfter = d
 }
 
 // next pops the next scripted reply.

@@ -102,7 +102,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Stream = req.Body["stream"] == true
 	// Record before answering: a client that gives up on the answer has
 	// still sent the request the scenario judges.
-	rt.record(req)
+	arrived := time.Now()
+	index := rt.record(req)
 	if style == "" {
 		writeError(w, StyleOpenAI, http.StatusNotFound, "no endpoint at "+r.URL.Path)
 		return
@@ -121,7 +122,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(reply.Delay):
 		case <-r.Context().Done():
-			return // the client gave up: it never gets the answer
+			rt.gaveUp(index, time.Since(arrived)) // it never gets the answer
+			return
 		}
 	}
 	if reply.RetryAfter != "" {

@@ -53,6 +53,10 @@ type Request struct {
 	Style string
 	// Stream is whether the body asked for a stream (body["stream"] == true).
 	Stream bool
+	// GaveUpAfter is, for a reply scripted with a Delay, how long after its arrival the
+	// client closed the request without waiting for the answer; 0 when it waited (or when
+	// the reply had no delay). The fake's own clock: no round trip through the adapter.
+	GaveUpAfter time.Duration
 }
 
 // Wire styles, as recorded in Request.Style.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"time"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
@@ -31,6 +32,7 @@ type clientCreateArgs struct {
 	BodyTransform *transformArgs `json:"bodyTransform"`
 	BeforeLLM     *hookArgs      `json:"beforeLLM"`
 	HTTPClient    string         `json:"httpClient"`
+	HTTPTimeoutMs int            `json:"httpTimeoutMs"`
 	Store         string         `json:"store"`
 }
 
@@ -70,7 +72,9 @@ func opClientCreate(a *adapter, raw json.RawMessage) (any, error) {
 	switch args.HTTPClient {
 	case "", "default":
 	case "recording":
-		opts.HTTPClient = &http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &entry.rec.requests}}
+		// The host's whole client, its own Timeout included: the port must use it as given.
+		opts.HTTPClient = &http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &entry.rec.requests},
+			Timeout: time.Duration(args.HTTPTimeoutMs) * time.Millisecond}
 	default:
 		return nil, unsupportedf("adapter: httpClient %q", args.HTTPClient)
 	}
