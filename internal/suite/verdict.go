@@ -58,7 +58,7 @@ func (v Verdict) redFor(strict bool) bool {
 }
 
 // severity orders verdicts so an ID's cell is the worst of its scenarios'.
-var severity = map[Verdict]int{Pass: 0, Advice: 1, KnownFailure: 2, Inconclusive: 3, Flaky: 4,
+var severity = map[Verdict]int{Pass: 0, Advice: 1, Inconclusive: 2, KnownFailure: 3, Flaky: 4,
 	UnexpectedPass: 5, Unsupported: 6, KnownDifferent: 7, Fail: 8, Unresponsive: 9, Interrupted: 10,
 	Broken: 11, NotPresent: 12}
 
