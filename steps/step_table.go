@@ -117,3 +117,24 @@ func (t *stepTable) replay(st *godog.Step) error {
 	}
 	return nil
 }
+
+// Undefined returns those of texts that no step definition matches: a feature file that uses
+// one is bad input, named before anything runs, never a failure of the port.
+func Undefined(texts []string) []string {
+	t := &stepTable{next: discardSteps{}}
+	(&World{}).registerAll(t)
+	var out []string
+	for _, text := range texts {
+		found := false
+		for _, d := range t.defs {
+			if d.re.MatchString(text) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, text)
+		}
+	}
+	return out
+}

@@ -37,8 +37,8 @@ func cmdBench(args []string) int {
 	tags := fs.String("tags", "", "godog tag expression")
 	top := fs.Int("top", 10, "how many of the slowest scenarios to list")
 	timeline := fs.Bool("timeline", false, "print each progress line with its time since the run started")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if c.portList == "" && c.toolnexus == "" {
 		c.portList = ports.Reference // a checkout brings its ports: then all, as run does

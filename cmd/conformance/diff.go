@@ -16,8 +16,8 @@ func cmdDiff(args []string) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: conformance diff <golden-name> <port>   (golden names: fixtures/golden/*.json)")

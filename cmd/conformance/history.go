@@ -22,8 +22,8 @@ func cmdHistory(args []string) int {
 			"  (results.json of e.g. `conformance run --ports python@0.8.0,python@0.21.0 --report-dir D`)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -19,8 +19,8 @@ func cmdInfo(args []string) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	var c common
 	c.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	chosen, _, err := c.resolve()
 	if err != nil {

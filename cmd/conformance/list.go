@@ -20,8 +20,11 @@ func cmdList(args []string) int {
 	c.register(fs)
 	uncovered := fs.Bool("uncovered", false, "print only catalogue IDs that no scenario is tagged with (exit 1 if any)")
 	format := fs.String("format", "text", "text, or json: one object per scenario (id, name, row, ids, level, source, …)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(fmt.Errorf("list takes no arguments, got %q", fs.Arg(0)))
 	}
 	if _, _, err := c.resolve(); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)

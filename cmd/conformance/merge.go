@@ -23,8 +23,8 @@ func cmdMerge(args []string) int {
 		fmt.Fprintln(fs.Output(), "usage: conformance merge [--report-dir DIR] [--verbose] results.json...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "conformance merge: name at least one results.json")

@@ -26,8 +26,8 @@ func cmdMutants(args []string) int {
 	only := fs.String("only", "", "comma-separated mutant names to run (default: all)")
 	tags := fs.String("tags", "", "godog tag expression limiting the scenarios (default: all; a quick iteration aid)")
 	callTimeout := fs.Duration("call-timeout", 8*time.Second, "deadline for one adapter call (a mutant that hangs is caught by it)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	c.portList = ports.Reference
 	if *callTimeout <= 0 {

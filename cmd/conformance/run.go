@@ -38,7 +38,7 @@ func (c *common) register(fs *flag.FlagSet) {
 		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
-	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §4)")
+	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §3)")
 	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")
 	fs.BoolVar(&c.noRetry, "no-retry", false, fmt.Sprintf("run every scenario once: a red first attempt counts at once (default: tried up to %d times, SPEC.md §2)", suite.MaxAttempts))
 	c.releaseFlags.register(fs)
@@ -63,6 +63,11 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 func (c *common) resolve() ([]string, bool, error) {
 	if c.prepareTimeout <= 0 {
 		return nil, false, fmt.Errorf("--prepare-timeout %s: must be positive", c.prepareTimeout)
+	}
+	if c.jobs > maxJobs {
+		// Each job is an adapter process with its fakes: far more than the cores starve the
+		// timing-bound scenarios, and a verdict must not depend on that.
+		return nil, false, fmt.Errorf("--jobs %d: at most %d scenarios run at once per implementation", c.jobs, maxJobs)
 	}
 	if c.jobs < 0 {
 		return nil, false, fmt.Errorf("--jobs %d: must be positive (0: the default, %d shared between the implementations)", c.jobs, suite.DefaultJobs())
@@ -109,11 +114,18 @@ func (c *common) resolve() ([]string, bool, error) {
 // verboseUsage is the help of --verbose on run and merge.
 const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure), on the terminal and in report.md"
 
+// maxJobs bounds --jobs.
+const maxJobs = 16
+
 // Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
 const exitInterrupted = 130
 
 func cmdRun(args []string, golden bool) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	name := "run"
+	if golden {
+		name = "golden"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	var c common
 	c.register(fs)
 	tags := fs.String("tags", "", "godog tag expression, e.g. '@G1.1', '@G1.1,@G1.2' (or), '@G3 && ~@G3.5' (and, not)")
@@ -126,8 +138,8 @@ func cmdRun(args []string, golden bool) int {
 	verbose := fs.Bool("verbose", false, verboseUsage)
 	update := fs.Bool("update-expected", false, "rewrite expectations/<impl>.txt for the scenarios this run selected")
 	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		return usageErr(fmt.Errorf("unexpected argument %q (flags come before nothing else)", fs.Arg(0)))
@@ -152,6 +164,9 @@ func cmdRun(args []string, golden bool) int {
 	}
 	opts, err := c.options(chosen, *tags)
 	if err != nil {
+		return usageErr(err)
+	}
+	if err := checkTags(c.root, *tags); err != nil {
 		return usageErr(err)
 	}
 	if *reportDir != "" {
@@ -197,7 +212,12 @@ func cmdRun(args []string, golden bool) int {
 	default:
 		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout), *verbose)
 	}
-	fmt.Fprintf(os.Stdout, "run took %s\n", time.Since(start).Round(time.Millisecond))
+	// With --format json stdout carries the results document and nothing else.
+	summary := os.Stdout
+	if *format == "json" {
+		summary = os.Stderr
+	}
+	fmt.Fprintf(summary, "run took %s\n", time.Since(start).Round(time.Millisecond))
 	if ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "conformance: the run was stopped:", context.Cause(ctx))
 		if errors.Is(context.Cause(ctx), errInterrupted) {
@@ -221,16 +241,16 @@ func cmdRun(args []string, golden bool) int {
 				fmt.Fprintln(os.Stderr, "conformance:", err)
 				return 2
 			}
-			fmt.Printf("%s: %s rewritten (added %d, changed %d, dropped %d)\n", r.Port,
-				suite.ExpectationsPath(".", r.Port), len(added), len(changed), len(dropped))
+			fmt.Fprintf(summary, "%s: %s rewritten (added %d, changed %d, dropped %d)\n", r.Port,
+				shortName(r.Expectations.Path), len(added), len(changed), len(dropped))
 			for _, k := range added {
-				fmt.Printf("  + %s\n", k)
+				fmt.Fprintf(summary, "  + %s\n", k)
 			}
 			for _, k := range changed {
-				fmt.Printf("  ~ %s\n", k)
+				fmt.Fprintf(summary, "  ~ %s\n", k)
 			}
 			for _, k := range dropped {
-				fmt.Printf("  - %s\n", k)
+				fmt.Fprintf(summary, "  - %s\n", k)
 			}
 		}
 		return 0
@@ -285,6 +305,25 @@ func writableDir(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
+}
+
+// checkTags reports a bad --tags expression as the user wrote it, before the run adds its
+// own terms to it (~@X.3 without a baseline).
+func checkTags(root, tags string) error {
+	if tags == "" {
+		return nil
+	}
+	features, err := suite.LoadFeatures(root)
+	if err != nil {
+		return err
+	}
+	_, err = features.Select(tags)
+	return err
+}
+
+// shortName is "expectations/<file>" for messages.
+func shortName(path string) string {
+	return filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))
 }
 
 func usageErr(err error) int {

@@ -162,3 +162,20 @@ func TestUndeclaredLevelIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A step no definition matches is bad input named by file:line, not a reference failure.
+func TestUndefinedStepIsBadInput(t *testing.T) {
+	root := scriptedRoot(t, "")
+	path := filepath.Join(root, "features", "gap4-conversation-store.feature")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, strings.Replace(string(b), "Then the store accessor returns the host-supplied store",
+		"Then the store accessor returns the host-suplied store", 1))
+	_, err = Validate(Options{Root: root, Ports: []string{"reference"}, CallTimeout: 1, ScenarioTimeout: 1, PrepareTimeout: 1})
+	want := `gap4-conversation-store.feature:7: step "the store accessor returns the host-suplied store" has no definition`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v; want it to contain %q", err, want)
+	}
+}

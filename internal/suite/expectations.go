@@ -131,7 +131,9 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for sc.Scan() {
+		n++
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -186,7 +188,10 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 	}
 	finish()
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: a line longer than 1 MiB (an expectations line is one field)", path, n+1)
+		}
+		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.New(strings.Join(errs, "\n"))

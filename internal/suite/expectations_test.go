@@ -218,7 +218,7 @@ func TestTagsAreValidated(t *testing.T) {
 			t.Errorf("--tags %q: %v, want %q", expr, err, want)
 		}
 	}
-	sel, err := f.Select("@G1.4,@G1.1 && ~@G1.4")
+	sel, err := f.Select("@id:g1-pre-change-keys,@id:g1-params-top-level && ~@id:g1-pre-change-keys")
 	if err != nil || len(sel) != 8 {
 		t.Errorf("got %d scenarios (%v), want 8", len(sel), err)
 	}
@@ -286,5 +286,14 @@ func TestReleaseColumnFindsThePortsExpectations(t *testing.T) {
 		if got := filepath.Base(expectationsFor(root, im)); got != want {
 			t.Errorf("%s: judged against %s, want %s", name, got, want)
 		}
+	}
+}
+
+func TestLongExpectationsLineNamesFileAndLine(t *testing.T) {
+	f := realFeatures(t)
+	path := writeExpectations(t, "version: 1\n\nid: g1-pre-change-keys\nevidence: "+strings.Repeat("x", 2<<20)+"\n")
+	_, err := LoadExpectations(path, f)
+	if err == nil || !strings.Contains(err.Error(), "js.txt:4: a line longer than 1 MiB") {
+		t.Errorf("error %v; want js.txt:4 named", err)
 	}
 }

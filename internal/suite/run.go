@@ -121,6 +121,9 @@ func Validate(o Options) (*input, error) {
 	if in.selected, err = in.features.Select(o.Tags); err != nil {
 		return nil, err
 	}
+	if err := undefinedSteps(in.selected); err != nil {
+		return nil, err
+	}
 	if len(o.Ports) == 0 {
 		return nil, errors.New("--ports: no implementation to run")
 	}
@@ -156,6 +159,25 @@ func Validate(o Options) (*input, error) {
 		return nil, errors.New(strings.Join(errs, "\n"))
 	}
 	return in, nil
+}
+
+// undefinedSteps names each selected scenario step that no definition matches (a typo in a
+// feature file), as file:line: bad input, not a failure of any implementation.
+func undefinedSteps(selected []Scenario) error {
+	var errs []string
+	seen := map[string]bool{}
+	for _, s := range selected {
+		for _, text := range steps.Undefined(s.Steps) {
+			if at := fmt.Sprintf("%s:%d: %q", s.File, s.Line, text); !seen[at] {
+				seen[at] = true
+				errs = append(errs, fmt.Sprintf("%s:%d: step %q has no definition (scenario %q)", s.File, s.Line, text, s.Key.Name))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
 }
 
 // cause says why ctx ended, for reports: "interrupted (SIGINT)", "--run-timeout 30m0s reached".

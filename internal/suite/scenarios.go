@@ -23,6 +23,8 @@ type Scenario struct {
 	// fails a port, and the rules it rests on.
 	Level   Level
 	Sources []Source
+	// Steps are the step texts as the run sees them (example values filled in).
+	Steps []string
 	// astKey is godog's pickle AST ids joined: it links a run's outcome back to this scenario.
 	astKey string
 }
@@ -110,6 +112,9 @@ func LoadFeatures(root string) (*Features, error) {
 				if r, ok := rows[p.AstNodeIds[1]]; ok {
 					s.Key.Row, s.Line = r.cells, r.line
 				}
+			}
+			for _, st := range p.Steps {
+				s.Steps = append(s.Steps, st.Text)
 			}
 			for _, t := range p.Tags {
 				name := strings.TrimPrefix(t.Name, "@")

@@ -115,7 +115,7 @@ func TestAdapterFailingHelloIsBroken(t *testing.T) {
 }
 
 func TestUnsupportedEverythingIsRed(t *testing.T) {
-	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
+	r := runScripted(t, context.Background(), scriptedRoot(t, ""), "@id:g1-pre-change-keys", 5*time.Second, "FAKE_MODE=unsupported")
 	if len(r.Scenarios) != 4 {
 		t.Fatalf("%d scenarios, want 4", len(r.Scenarios))
 	}
@@ -215,7 +215,7 @@ func TestInterruptEndsTheRun(t *testing.T) {
 		stopAt <- time.Now()
 		cancel(errors.New("interrupted by test"))
 	}()
-	r := runScripted(t, ctx, scriptedRoot(t, ""), "@G1.1,@G1.4", time.Minute, "FAKE_MODE=hang")
+	r := runScripted(t, ctx, scriptedRoot(t, ""), "@id:g1-params-top-level,@id:g1-pre-change-keys", time.Minute, "FAKE_MODE=hang")
 	ended := time.Since(<-stopAt)
 	t.Logf("run ended %s after the stop", ended.Round(time.Millisecond))
 	if ended > 20*time.Second {
