@@ -15,7 +15,7 @@ bundle:
 	$(GO) generate .
 
 build: bundle
-	$(GO) build -o $(BIN) ./cmd/conformance
+	$(GO) build -ldflags "-X main.buildVersion=$$(git describe --tags --always --dirty 2>/dev/null)" -o $(BIN) ./cmd/conformance
 
 # Every implementation that is present (the reference always); absent ones say why.
 # PORTS=reference,go,python runs those and makes them required (not present = failure).

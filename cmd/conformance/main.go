@@ -15,12 +15,13 @@ usage:
                      (--verbose: known failures' evidence too, not one line each)
   conformance merge  [--report-dir D] [--verbose] results.json...   one report from per-implementation runs
   conformance history [--port P] results.json   from which release each ID passes
-  conformance list   [--uncovered]      scenarios and their catalogue IDs
+  conformance list   [--uncovered] [--format text|json]   scenarios: id, level, source, catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance golden                    record fixtures/golden from the reference (only)
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
+  conformance version                   the harness version (module version, or the commit built)
   conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
                                             (used by the suite) the fake stdio MCP server
 
@@ -57,6 +58,8 @@ func main() {
 		code = cmdList(os.Args[2:])
 	case "info":
 		code = cmdInfo(os.Args[2:])
+	case "version", "--version":
+		code = cmdVersion(os.Args[2:])
 	case "fake-mcp-stdio":
 		code = cmdFakeStdio(os.Args[2:])
 	case "-h", "--help", "help":

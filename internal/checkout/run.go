@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // step runs one build command in dir within timeout, its output appended to log; on failure
@@ -34,7 +36,8 @@ func step(ctx context.Context, timeout time.Duration, dir string, log *bytes.Buf
 	return nil
 }
 
-// Tail is the last n non-empty lines of s, joined with " | " to fit a report cell.
+// Tail is the last n non-empty lines of s, joined with " | " to fit a report cell. A build
+// log is outside text: each line is escaped (package safetext) and capped, and so is the whole.
 func Tail(s string, n int) string {
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
@@ -45,5 +48,15 @@ func Tail(s string, n int) string {
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return strings.Join(lines, " | ")
+	for i, l := range lines {
+		if len(l) > 300 {
+			l = l[:300] + "…"
+		}
+		lines[i] = safetext.Line(l)
+	}
+	out := strings.Join(lines, " | ")
+	if len(out) > 4<<10 {
+		out = "…" + out[len(out)-4<<10:]
+	}
+	return out
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // NotPresent says why a port cannot run here.
@@ -109,7 +111,7 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	default:
 		return nil, &Broken{port, "prepare could not run: " + err.Error(), tailLines(errb.String(), 20)}
 	}
-	argv, perr := parseCommand(lastLine(out.String(), ""))
+	argv, perr := parseCommand(rawLastLine(out.String()))
 	if perr != nil {
 		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb.String(), 20)}
 	}
@@ -124,7 +126,8 @@ func cleanReason(port, r string) string {
 	return r
 }
 
-// parseCommand accepts a JSON array of strings or a plain executable path.
+// parseCommand accepts a JSON array of strings, or one absolute path to an executable file:
+// any other last line (a build log's last words, say) is an error, never run as a program.
 func parseCommand(line string) ([]string, error) {
 	line = strings.TrimSpace(line)
 	if line == "" {
@@ -137,24 +140,56 @@ func parseCommand(line string) ([]string, error) {
 		}
 		return argv, nil
 	}
+	if st, err := os.Stat(line); err != nil || !filepath.IsAbs(line) || st.IsDir() || st.Mode()&0o111 == 0 {
+		return nil, fmt.Errorf("the last line %q is neither a JSON array nor the absolute path of an executable", safetext.Line(clipText(line, 200)))
+	}
 	return []string{line}, nil
 }
 
+func clipText(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// maxLine and maxTail cap what a prepare script's output may put in a reason or a log tail:
+// those reach the terminal, report.md (a GitHub job summary) and report.html.
+const (
+	maxLine = 500
+	maxTail = 8 << 10
+)
+
+// lastLine is the output's last line, escaped and capped (the adapter command is read from
+// the raw line by the caller, never from this).
 func lastLine(s, fallback string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return l
+		return safetext.Line(clipText(l, maxLine))
 	}
 	return fallback
 }
 
+func rawLastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
 // tailLines is the last n lines of s, as lines.
+// tailLines is the output's last n lines, each escaped and capped, the whole capped too.
 func tailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
-	return strings.Join(lines, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Line(clipText(l, maxLine))
+	}
+	out := strings.Join(lines, "\n")
+	if len(out) > maxTail {
+		out = "…" + out[len(out)-maxTail:]
+	}
+	return out
 }
 
 // Root finds the repository root: the nearest parent holding SPEC.md and runners/.

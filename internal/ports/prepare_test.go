@@ -2,8 +2,10 @@ package ports
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -68,6 +70,60 @@ func TestResolve(t *testing.T) {
 	for _, bad := range []string{"pyhton", "reference@1.0", "js@", "js@../x"} {
 		if _, err := Resolve(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// prepare's last line is the adapter command: a JSON array, or the absolute path of an
+// executable; a log line that happens to come last is never run as a program.
+func TestParseCommand(t *testing.T) {
+	exe, _ := os.Executable()
+	for line, ok := range map[string]bool{
+		`["node", "adapter.mjs"]`: true,
+		exe:                       true,
+		"BUILD SUCCESSFUL in 3s":  false,
+		"relative/adapter":        false,
+		"/no/such/adapter":        false,
+		"[not json":               false,
+		os.TempDir():              false, // a directory
+	} {
+		if _, err := parseCommand(line); (err == nil) != ok {
+			t.Errorf("%q: err %v, want ok %v", line, err, ok)
+		}
+	}
+}
+
+// A prepare script's output is outside text: its reason and log tail reach the terminal,
+// report.md and report.html escaped (ESC, OSC, bidi overrides) and capped, however long.
+func TestPrepareOutputIsEscapedAndCapped(t *testing.T) {
+	root := t.TempDir()
+	junk := `printf '\033]0;pwned\007\033[31mred\342\200\256evil '; head -c 2000000 /dev/zero | tr '\0' x; echo`
+	for port, tail := range map[string]string{"notthere": "exit 3", "broken": "exit 1", "nocommand": "echo 'BUILD SUCCESSFUL'; exit 0"} {
+		dir := filepath.Join(root, "runners", port)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := "#!/usr/bin/env bash\n(" + junk + ") >&2\n" + tail + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "prepare"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Prepare(context.Background(), root, t.TempDir(), port, time.Minute)
+		var text string
+		var np *NotPresent
+		var b *Broken
+		switch {
+		case errors.As(err, &np):
+			text = np.Reason
+		case errors.As(err, &b):
+			text = b.Reason + "\n" + b.LogTail
+		default:
+			t.Fatalf("%s: %v", port, err)
+		}
+		if strings.ContainsAny(text, "\x1b\x07\u202e") {
+			t.Errorf("%s: raw control or bidi bytes reach the report: %q", port, text[:min(len(text), 80)])
+		}
+		if len(text) > 20<<10 {
+			t.Errorf("%s: %d bytes of prepare output reach the report", port, len(text))
 		}
 	}
 }

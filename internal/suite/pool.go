@@ -306,6 +306,9 @@ func (p *pool) ops(*adapter.Process) []any {
 	return p.helloOps
 }
 
+// maxIdentity caps each hello field (library, version, runtime) as reports show it.
+const maxIdentity = 200
+
 // hello starts (or reuses) one process and returns the port's identity.
 func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 	proc, err := p.Acquire(ctx)
@@ -317,9 +320,13 @@ func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The identity is printed and reported: it must not carry the adapter's raw bytes.
+	// The identity is printed and reported: it must not carry the adapter's raw bytes, nor
+	// a megabyte of them.
 	for k, v := range r.Result {
 		if s, ok := v.(string); ok {
+			if len(s) > maxIdentity {
+				s = s[:maxIdentity] + "…"
+			}
 			r.Result[k] = safetext.Line(s)
 		}
 	}
