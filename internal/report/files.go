@@ -23,8 +23,14 @@ func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbos
 		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose) }},
 		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
+	var ran *suite.PortResult // stands in with its scenarios for the ports that did not run
 	for _, r := range results {
-		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r) }})
+		if r.Present && ran == nil {
+			ran = r
+		}
+	}
+	for _, r := range results {
+		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r, ran) }})
 	}
 	files = append(files, file{"report.html", func(w io.Writer) error { return HTML(w, cat, results) }})
 

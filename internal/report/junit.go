@@ -59,7 +59,10 @@ type junitProblem struct {
 }
 
 // JUnit writes one port's run as JUnit XML: a testsuite for the port, a testcase per scenario.
-func JUnit(w io.Writer, result *suite.PortResult) error {
+// like, when given, is a result that ran: a port that did not run gets one testcase for each
+// of its scenarios, named the same, so a CI's test history keeps its names whether or not the
+// port was there.
+func JUnit(w io.Writer, result *suite.PortResult, like ...*suite.PortResult) error {
 	// classname is the feature file's base name; a failure carries the assertion, unsupported is
 	// skipped, the adapter's stderr tail is system-err. A known failure is skipped and an
 	// unexpected pass fails, so the XML agrees with the run's exit code. A port that is not
@@ -75,8 +78,19 @@ func JUnit(w io.Writer, result *suite.PortResult) error {
 	}
 	if !result.Present {
 		s.Properties = append(s.Properties, junitProperty{Name: "reason", Value: absence(result)})
-		for _, id := range sortedKeys(result.Cells) {
-			c := junitCase{Name: id, Classname: result.Port, Time: "0.000"}
+		type stand struct{ name, class string }
+		var cases []stand
+		if len(like) > 0 && like[0] != nil {
+			for _, o := range like[0].Scenarios {
+				cases = append(cases, stand{junitName(like[0], o), feature(o)})
+			}
+		} else {
+			for _, id := range sortedKeys(result.Cells) {
+				cases = append(cases, stand{id, result.Port})
+			}
+		}
+		for _, sc := range cases {
+			c := junitCase{Name: sc.name, Classname: sc.class, Time: "0.000"}
 			switch {
 			case result.Broken:
 				c.Error = &junitProblem{Message: oneLine(absence(result)), Type: "broken", Text: result.Reason + "\n" + result.LogTail}
@@ -128,14 +142,22 @@ func JUnit(w io.Writer, result *suite.PortResult) error {
 	return err
 }
 
-// junitScenario turns one scenario into its testcase.
-func junitScenario(r *suite.PortResult, o steps.Outcome) junitCase {
-	ids := catalogueTags(r, o)
+// junitName is a scenario's testcase name: its catalogue IDs, title and, for an outline, the
+// example row (two rows of one outline may share a title).
+func junitName(r *suite.PortResult, o steps.Outcome) string {
 	name := o.Scenario
-	if len(ids) > 0 {
+	if ids := catalogueTags(r, o); len(ids) > 0 {
 		name = "[" + strings.Join(ids, " ") + "] " + name
 	}
-	c := junitCase{Name: name, Classname: feature(o), Time: seconds(o.Elapsed.Seconds()), SystemErr: o.Stderr}
+	if row := judged(r, o).Key.Row; row != "" {
+		name += " [" + row + "]"
+	}
+	return name
+}
+
+// junitScenario turns one scenario into its testcase.
+func junitScenario(r *suite.PortResult, o steps.Outcome) junitCase {
+	c := junitCase{Name: junitName(r, o), Classname: feature(o), Time: seconds(o.Elapsed.Seconds()), SystemErr: o.Stderr}
 	// The scenario's own verdict decides: known is skipped (with its entry), every other
 	// non-pass verdict fails or errors, so the XML agrees with the run's exit code.
 	j := judged(r, o)

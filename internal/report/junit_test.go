@@ -3,8 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
 // parsedSuites mirrors the JUnit document for reading it back.
@@ -137,5 +140,43 @@ func TestJUnitControlCharacters(t *testing.T) {
 	var doc parsedSuites
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("not XML: %v", err)
+	}
+}
+
+// A port that did not run gets the same testcase names as one that did, so a CI's test history
+// does not break when a port appears; and no two testcases of a port share a name.
+func TestJUnitNamesDoNotDependOnPresence(t *testing.T) {
+	results := richRun()
+	var present, absent *suite.PortResult
+	for _, r := range results {
+		switch r.Port {
+		case "go":
+			present = r
+		case "python":
+			absent = r
+		}
+	}
+	names := func(r *suite.PortResult) []string {
+		var buf bytes.Buffer
+		if err := JUnit(&buf, r, present); err != nil {
+			t.Fatal(err)
+		}
+		var doc parsedSuites
+		if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		seen := map[string]bool{}
+		for _, c := range doc.Suites[0].Cases {
+			if seen[c.Name] {
+				t.Errorf("%s: two testcases named %q", r.Port, c.Name)
+			}
+			seen[c.Name] = true
+			out = append(out, c.Classname+" / "+c.Name)
+		}
+		return out
+	}
+	if a, b := names(present), names(absent); !slices.Equal(a, b) {
+		t.Errorf("testcases differ by presence:\n present %q\n absent  %q", a, b)
 	}
 }
