@@ -160,7 +160,7 @@ func (w *World) quickAction(act func() error) error {
 // with the limits as written.
 func (w *World) restartAsWritten() error {
 	w.cleanup()
-	dir, err := os.MkdirTemp("", "conformance-scenario-")
+	dir, err := os.MkdirTemp(w.env.TempRoot, "conformance-scenario-")
 	if err != nil {
 		return fmt.Errorf("harness: temp dir: %w", err)
 	}

@@ -37,6 +37,9 @@ type Env struct {
 	AsWritten bool
 	// Baseline is the earlier release X.3 compares with; zero when none was named.
 	Baseline Baseline
+	// TempRoot holds the scenarios' temp dirs ("": the system's temp dir); the run removes
+	// it whole, and the next run removes one a dead run left.
+	TempRoot string
 	// Report receives each scenario's outcome.
 	Report func(Outcome)
 	// Skip, when set, is asked before each scenario; a non-empty status means the scenario is
@@ -235,7 +238,7 @@ func (w *World) begin(ctx context.Context, s *godog.Scenario, quick bool) (conte
 	if quick {
 		w.quick = planQuick(s, w.table)
 	}
-	dir, err := os.MkdirTemp("", "conformance-scenario-")
+	dir, err := os.MkdirTemp(env.TempRoot, "conformance-scenario-")
 	if err != nil {
 		return ctx, fmt.Errorf("harness: temp dir: %w", err)
 	}

@@ -173,6 +173,11 @@ func cmdRun(args []string, golden bool) int {
 		if err := writableDir(*reportDir); err != nil {
 			return usageErr(fmt.Errorf("--report-dir: %w", err))
 		}
+		release, err := lockReportDir(*reportDir)
+		if err != nil {
+			return usageErr(fmt.Errorf("--report-dir: %w", err))
+		}
+		defer release()
 	}
 	if explicit {
 		opts.Required = chosen

@@ -62,10 +62,17 @@ func AppendFile(dst, src string) error {
 }
 
 // writeFile creates path and fills it with write, closing it either way.
+// writeFile writes path atomically: a run killed mid-write, or a full disk, leaves the
+// previous file (or none), never a truncated one.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
+	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	return errors.Join(write(f), f.Close())
+	if err := errors.Join(write(f), f.Sync(), f.Close()); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }

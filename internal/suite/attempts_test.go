@@ -1,7 +1,9 @@
 package suite
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -177,5 +179,29 @@ func TestUndefinedStepIsBadInput(t *testing.T) {
 	want := `gap4-conversation-store.feature:7: step "the store accessor returns the host-suplied store" has no definition`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v; want it to contain %q", err, want)
+	}
+}
+
+// A run killed with -9 leaves its temp dir; the next run removes it, and only it.
+func TestDeadRunsTempDirsAreSwept(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadDir := filepath.Join(tmp, fmt.Sprintf("conformance-run-%d-abc", dead.Process.Pid))
+	liveDir := filepath.Join(tmp, fmt.Sprintf("conformance-run-%d-abc", os.Getppid()))
+	for _, d := range []string{deadDir, liveDir} {
+		if err := os.MkdirAll(filepath.Join(d, "conformance-scenario-1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepDeadRuns()
+	if _, err := os.Stat(deadDir); !os.IsNotExist(err) {
+		t.Errorf("a dead run's temp dir is still there: %v", err)
+	}
+	if _, err := os.Stat(liveDir); err != nil {
+		t.Errorf("a live run's temp dir was removed: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -60,6 +61,8 @@ type Options struct {
 	Strict bool
 	// NoRetry runs every scenario once (attempts.go): a failure counts at once.
 	NoRetry bool
+
+	tempRoot string // this run's temp dir (Run makes it)
 }
 
 // Run validates its input (implementation names, feature files, the tag expression, every
@@ -80,6 +83,13 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 		return nil, fmt.Errorf("harness: fake LLM would not start: %w", err)
 	}
 	defer fake.Close()
+	sweepDeadRuns()
+	tempRoot, err := os.MkdirTemp("", fmt.Sprintf("conformance-run-%d-", os.Getpid()))
+	if err != nil {
+		return nil, fmt.Errorf("harness: temp dir: %w", err)
+	}
+	defer os.RemoveAll(tempRoot)
+	o.tempRoot = tempRoot
 	results := make([]*PortResult, len(o.Ports))
 	var wg sync.WaitGroup
 	for i := range in.impls {
@@ -180,6 +190,21 @@ func undefinedSteps(selected []Scenario) error {
 	return nil
 }
 
+// sweepDeadRuns removes the temp dirs of runs that died without cleaning up (kill -9): each
+// is named conformance-run-<pid>-…, and a pid that no longer runs left it.
+func sweepDeadRuns() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "conformance-run-*-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "conformance-run-%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.RemoveAll(d)
+		}
+	}
+}
+
 // cause says why ctx ended, for reports: "interrupted (SIGINT)", "--run-timeout 30m0s reached".
 func cause(ctx context.Context) string {
 	if c := context.Cause(ctx); c != nil {
@@ -260,7 +285,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	var mu sync.Mutex
 	senv := &steps.Env{
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
-		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten,
+		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
 		Skip: func() (steps.Status, string) {
 			if ctx.Err() != nil {
@@ -307,7 +332,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	cucumber := io.Discard
 	if o.ReportDir != "" {
-		f, err := os.Create(filepath.Join(o.ReportDir, "cucumber-"+name+".json"))
+		// Written beside its final name and renamed in when complete: a killed run leaves no
+		// truncated report.
+		path := filepath.Join(o.ReportDir, "cucumber-"+name+".json")
+		tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
+		f, err := os.Create(tmp)
 		if err != nil {
 			res.HarnessErr = "cucumber report: " + err.Error()
 		} else {
@@ -315,7 +344,12 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			// the runner's own CPU in a five-port run.
 			w := bufio.NewWriterSize(f, 1<<16)
 			defer func() {
-				if err := errors.Join(w.Flush(), f.Close()); err != nil {
+				err := errors.Join(w.Flush(), f.Close())
+				if err == nil {
+					err = os.Rename(tmp, path)
+				}
+				if err != nil {
+					_ = os.Remove(tmp)
 					res.HarnessErr = joinErr(res.HarnessErr, "cucumber report: "+err.Error())
 				}
 			}()
