@@ -32,7 +32,7 @@ var page = template.Must(template.New("page").Parse(pageTmpl))
 var glyph = map[suite.Verdict]string{
 	suite.Pass: "✓", suite.Fail: "✗", suite.UnexpectedPass: "‼", suite.KnownFailure: "⚠",
 	suite.KnownDifferent: "≠", suite.Unsupported: "–", suite.NotPresent: "○", suite.Broken: "✖",
-	suite.Interrupted: "■", suite.Unresponsive: "⧗", NotRun: "·",
+	suite.Interrupted: "■", suite.Unresponsive: "…", NotRun: "·", // ⧗ renders as an empty box in common fonts
 	suite.Advice: "ℹ", suite.Flaky: "≈", suite.Inconclusive: "?",
 }
 
