@@ -87,6 +87,7 @@ type htmlCell struct {
 // on a red verdict; Note is the verdict's note (its expectation entry).
 type htmlScenario struct {
 	Name, Feature, Status, Verdict, Mark, Note, Elapsed, Stderr string
+	Level, Source, Replay                                       string
 	Tags                                                        []string
 	Message                                                     []htmlLine
 	Bodies                                                      []htmlBody
@@ -192,7 +193,8 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 func htmlScenarioFor(r *suite.PortResult, i int) htmlScenario {
 	o, j := r.Scenarios[i], judgedAt(r, i)
 	s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Verdict: string(j.Verdict), Note: j.Note,
-		Message: messageLines(o.Message), Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags}
+		Message: messageLines(o.Message), Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags,
+		Level: string(j.Level), Source: j.Source, Replay: replayScenario(r.Port, j.Key.ID)}
 	if j.Verdict.Red() {
 		s.Mark = "new"
 		if j.Entry != nil {

@@ -90,6 +90,12 @@ func mdFailure(b io.Writer, r *suite.PortResult, e [2]string, v suite.Verdict, k
 			continue
 		}
 		fmt.Fprintf(b, "**%s** (`%s`)\n\n", mdInline(o.Scenario), feature(o))
+		if j := judgedAt(r, i); j.Level != "" {
+			fmt.Fprintf(b, "%s, rule: %s\n\n", j.Level, mdInline(j.Source))
+			if c := replayScenario(r.Port, j.Key.ID); c != "" {
+				fmt.Fprintf(b, "Replay this scenario: `%s`\n\n", c)
+			}
+		}
 		fmt.Fprint(b, fence(clip(o.Message, mdMaxMessage, false), lang(o.Message)))
 		if l := o.Limits(); l != "" {
 			fmt.Fprintf(b, "%s\n\n", mdInline(l))

@@ -168,6 +168,15 @@ func catalogueTags(r *suite.PortResult, o steps.Outcome) []string {
 	return suite.SortedIDs(out)
 }
 
+// replayScenario is the command that reruns one scenario (every row of an outline); "" when
+// the result carries no stable id.
+func replayScenario(port, id string) string {
+	if id == "" {
+		return ""
+	}
+	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@id:%s'", port, id)
+}
+
 // replay is the one command that reruns just one cell.
 func replay(port, id string) string {
 	return fmt.Sprintf("./bin/conformance run --ports %s --tags '@%s'", port, id)
