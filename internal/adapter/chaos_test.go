@@ -148,7 +148,7 @@ func TestChaosEscapedChildFoundAtClose(t *testing.T) {
 	for _, c := range []struct {
 		mode  string
 		leaks int
-	}{{"escape", 1}, {"good", 0}} {
+	}{{"escape", 1}, {"escape-daemon", 1}, {"good", 0}} {
 		t.Run(c.mode, func(t *testing.T) {
 			before := snapshot()
 			p := start(t, c.mode, slowTimeout)

@@ -103,6 +103,15 @@ func (p *Process) descendants() map[int]procInfo {
 	}
 	walk(p.pid)
 	self := os.Getpid()
+	// Its cgroup holds every descendant, whatever it did to its session or environment.
+	for _, pid := range cgroupMembers(p.cgroup) {
+		if pi, ok := procs[pid]; ok && pid != p.pid && pid != self {
+			if _, seen := out[pid]; !seen {
+				out[pid] = pi
+				walk(pid)
+			}
+		}
+	}
 	for pid, pi := range procs {
 		if _, seen := out[pid]; seen || pid == self || pid == p.pid {
 			continue

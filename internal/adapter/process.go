@@ -118,6 +118,7 @@ type Process struct {
 	lastID         int
 	broken         error
 	closed         bool
+	cgroup         string // the adapter's own cgroup, "" when it runs without one
 	leaks          []Leak
 	stopListenOnce sync.Once
 }
@@ -156,14 +157,24 @@ func Start(cfg Config) (*Process, error) {
 	cmd.Env = append(append(os.Environ(), cfg.Env...), EnvToken+"="+p.token)
 	cmd.Dir = cfg.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	// Own process group, so the adapter and anything it spawned die together.
+	// Own process group, so the adapter and anything it spawned die together; and its own
+	// cgroup where there is one (cgroup_linux.go), so no descendant can leave unseen.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cg, cgFD, inCgroup := newCgroup()
+	if inCgroup {
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, cgFD
+	}
 	err = cmd.Start()
+	if inCgroup {
+		_ = syscall.Close(cgFD)
+	}
 	closeAll(inR, outW, errW)
 	if err != nil {
+		removeCgroup(cg)
 		closeAll(inW, outR, errR)
 		return nil, fmt.Errorf("adapter %q would not start: %s", cfg.Port, safetext.Line(err.Error()))
 	}
+	p.cgroup = cg
 	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR = cmd, cmd.Process.Pid, inW, outR, errR
 	p.lines = make(chan item, 4)
 	p.quit = make(chan struct{})
@@ -388,6 +399,7 @@ func (p *Process) kill() []Leak {
 	case <-time.After(killWait):
 	}
 	leaks := p.sweep(before)
+	removeCgroup(p.cgroup)
 	// With the escaped holders gone the pipes end; give stderr a moment to be read fully.
 	select {
 	case <-p.errDone:

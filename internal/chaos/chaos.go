@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,9 @@ var Modes = map[string]string{
 	"hang-hello":       "never answers, not even hello",
 	"slow-hello":       "answers hello after 1.5 s (a runtime starting on a loaded machine), then like good",
 	"unhandled":        "answers every op, and reports an unhandled rejection of the library with each answer",
+	"escape-daemon":    "at hello, leaves a daemon behind the way a port's child could: a new session, an empty environment, SIGTERM ignored, its parent gone",
+	"forker":           "(the daemon's short-lived parent) starts the daemon and exits",
+	"daemon":           "ignores SIGTERM and sleeps",
 	"crash":            "answers hello, then panics and exits 2",
 	"garbage":          "writes a line that is not JSON",
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
@@ -65,6 +69,13 @@ func Main() {
 	case "sleeper":
 		time.Sleep(lifetime)
 		os.Exit(0)
+	case "forker":
+		daemonize()
+		os.Exit(0)
+	case "daemon":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		time.Sleep(lifetime)
+		os.Exit(0)
 	}
 	out := bufio.NewWriter(os.Stdout)
 	sc := bufio.NewScanner(os.Stdin)
@@ -93,7 +104,10 @@ func Main() {
 			mode = "good"
 			continue
 		case req.Op == "hello":
-			if strings.HasPrefix(mode, "escape") {
+			switch {
+			case mode == "escape-daemon":
+				startForker()
+			case strings.HasPrefix(mode, "escape"):
 				escape()
 			}
 			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
@@ -177,6 +191,40 @@ func fault(out *bufio.Writer, mode string, id int) {
 
 // escape starts a copy of this program as the sleeper, in a new session (so outside the
 // adapter's process group), holding the adapter's stdout and stderr.
+// startForker runs the daemon's parent in a new session with nothing of the adapter's
+// environment (no CONFORMANCE_ADAPTER token), and waits for it: once it exits the daemon is
+// an orphan that only a cgroup (or the subreaper) still ties to the adapter.
+func startForker() {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(2)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = []string{EnvMode + "=forker"}
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "chaos: forker:", err)
+		os.Exit(2)
+	}
+}
+
+func daemonize() {
+	exe, err := os.Executable()
+	if err != nil {
+		os.Exit(2)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = []string{EnvMode + "=daemon"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "chaos: daemon:", err)
+		os.Exit(2)
+	}
+	fmt.Fprintf(os.Stderr, "chaos: daemon pid %d\n", cmd.Process.Pid)
+}
+
 func escape() {
 	exe, err := os.Executable()
 	if err != nil {

@@ -89,6 +89,7 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 		return nil, fmt.Errorf("harness: temp dir: %w", err)
 	}
 	defer os.RemoveAll(tempRoot)
+	defer adapter.ReleaseCgroups()
 	o.tempRoot = tempRoot
 	results := make([]*PortResult, len(o.Ports))
 	var wg sync.WaitGroup
