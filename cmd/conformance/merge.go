@@ -50,6 +50,10 @@ func cmdMerge(args []string) int {
 			fmt.Fprintln(os.Stderr, "conformance merge:", err)
 			return 2
 		}
+		// Each part's cucumber reports come along: they cannot be made again from results.json.
+		for _, path := range fs.Args() {
+			copyCucumber(filepath.Dir(path), *reportDir)
+		}
 		ok = publish(*reportDir, m.Catalogue, m.Results, m.Versions, *verbose)
 	}
 	if !*quiet {
@@ -71,6 +75,21 @@ func cmdMerge(args []string) int {
 	return code
 }
 
+// copyCucumber copies the cucumber-<impl>.json files of one run's report dir into dir.
+func copyCucumber(from, dir string) {
+	paths, _ := filepath.Glob(filepath.Join(from, "cucumber-*.json"))
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && filepath.Clean(from) != filepath.Clean(dir) {
+			_ = os.WriteFile(filepath.Join(dir, filepath.Base(p)), b, 0o644)
+		}
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // publish writes the reports into dir and, under GitHub Actions, appends report.md to the
 // step summary; it says on stderr what it could not write and reports whether all went.
 func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions, verbose bool) bool {
@@ -83,6 +102,12 @@ func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.V
 	names := make([]string, len(paths))
 	for i, p := range paths {
 		names[i] = filepath.Base(p)
+	}
+	// The run wrote a cucumber report per implementation beside the others.
+	for _, r := range results {
+		if name := "cucumber-" + r.Port + ".json"; fileExists(filepath.Join(dir, name)) {
+			names = append(names, name)
+		}
 	}
 	fmt.Fprintf(os.Stderr, "conformance: reports in %s: %s\n", dir, strings.Join(names, ", "))
 	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {

@@ -100,6 +100,12 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 			r := runImplementation(ctx, o, in, i, proto, fake)
 			r.JudgeScenarios(in.features)
 			r.Judge(in.ids)
+			if o.ReportDir != "" && r.Present {
+				path := filepath.Join(o.ReportDir, "cucumber-"+r.Port+".json")
+				if err := fixCucumber(path, o.Root, r, in.features); err != nil && !os.IsNotExist(err) {
+					r.HarnessErr = joinErr(r.HarnessErr, "cucumber report: "+err.Error())
+				}
+			}
 			results[i] = r
 			if o.OnDone != nil {
 				o.OnDone(r)
