@@ -6,7 +6,7 @@ RUNS     ?= 3
 PORTS    ?=
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-.PHONY: all bundle build conformance report test vet unit suite fuzz coverage lint-workflows bench mutants clean readme-table
+.PHONY: all bundle build conformance report test vet unit suite consumers fuzz coverage lint-workflows bench mutants clean readme-table
 
 all: test
 
@@ -32,7 +32,7 @@ report: build
 	done; \
 	exit $$status
 
-test: vet unit fuzz coverage lint-workflows suite
+test: vet unit fuzz coverage lint-workflows suite consumers
 
 vet:
 	$(GO) vet ./...
@@ -55,6 +55,11 @@ coverage: build
 # The whole suite on the reference.
 suite: build
 	./$(BIN) run --ports reference --report-dir $(REPORTS)/reference
+
+# The suite's reports read by what CI systems use: junitparser (PyPI), cucumber-html-reporter
+# (npm), python3 -m json.tool for --format json; installed into .cache on first use.
+consumers: suite
+	tools/check-consumers $(REPORTS)/reference ./$(BIN)
 
 # Proves the suite can fail: every mutant of the reference must be caught.
 mutants: build
