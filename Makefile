@@ -65,8 +65,12 @@ consumers: suite
 mutants: build
 	./$(BIN) mutants
 
+# actionlint runs shellcheck on every run: block when shellcheck is installed (.ci/run installs
+# it); the action's and the tools' scripts are checked directly.
 lint-workflows:
 	$(GO) run $(ACTIONLINT) .github/workflows/*.yml
+	@if command -v shellcheck >/dev/null; then shellcheck action/run.sh tools/check-consumers .ci/run; \
+	else echo "shellcheck not installed: skipping the script check (install it: apt-get install shellcheck)"; fi
 
 bench: build
 	./$(BIN) bench --runs $(RUNS) $(if $(PORTS),--ports $(PORTS))
