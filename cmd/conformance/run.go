@@ -17,6 +17,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -204,7 +205,7 @@ func cmdRun(args []string, golden bool) int {
 	}
 	reportsOK := true
 	if *reportDir != "" {
-		reportsOK = writeReports(c.root, *reportDir, results, *verbose)
+		reportsOK = writeReports(c.root, *reportDir, results, *verbose, time.Since(start))
 	}
 	switch *format {
 	case "json":
@@ -312,6 +313,19 @@ func writableDir(dir string) error {
 	return os.Remove(name)
 }
 
+// commandLine is how this run was started, quoted where a shell would need it (escaped:
+// it lands in reports).
+func commandLine() string {
+	parts := []string{"conformance"}
+	for _, a := range os.Args[1:] {
+		if a == "" || strings.ContainsAny(a, " '\"$&|;<>*?()[]{}~`\\") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return safetext.Line(strings.Join(parts, " "))
+}
+
 // checkTags reports a bad --tags expression as the user wrote it, before the run adds its
 // own terms to it (~@X.3 without a baseline).
 func checkTags(root, tags string) error {
@@ -338,7 +352,7 @@ func usageErr(err error) int {
 
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
-func writeReports(root, dir string, results []*suite.PortResult, verbose bool) bool {
+func writeReports(root, dir string, results []*suite.PortResult, verbose bool, took time.Duration) bool {
 	cat, err := suite.Catalogue(root)
 	if err == nil && len(cat) == 0 {
 		err = errors.New("fixtures/catalogue.txt lists no ID")
@@ -352,6 +366,7 @@ func writeReports(root, dir string, results []*suite.PortResult, verbose bool) b
 		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
 		return false
 	}
+	v.Harness, v.Command, v.Duration = harnessVersion(), commandLine(), took
 	return publish(dir, cat, results, v, verbose)
 }
 

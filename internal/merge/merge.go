@@ -36,7 +36,8 @@ func Merge(in []Input) (*Merged, error) {
 	}
 	first := in[0]
 	m := &Merged{Catalogue: first.Doc.CatalogueOf(),
-		Versions: suite.Versions{Catalogue: first.Doc.CatalogueVersion, Suite: first.Doc.SuiteVersion}}
+		Versions: suite.Versions{Catalogue: first.Doc.CatalogueVersion, Suite: first.Doc.SuiteVersion,
+			Harness: first.Doc.HarnessVersion}}
 	seen := map[string]string{}
 	for _, x := range in {
 		switch {

@@ -20,7 +20,7 @@ func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbos
 		write func(io.Writer) error
 	}
 	files := []file{
-		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose) }},
+		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose, v...) }},
 		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
 	var ran *suite.PortResult // stands in with its scenarios for the ports that did not run
@@ -32,7 +32,7 @@ func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbos
 	for _, r := range results {
 		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r, ran) }})
 	}
-	files = append(files, file{"report.html", func(w io.Writer) error { return HTML(w, cat, results) }})
+	files = append(files, file{"report.html", func(w io.Writer) error { return HTML(w, cat, results, v...) }})
 
 	var paths []string
 	var errs []error

@@ -39,6 +39,7 @@ var glyph = map[suite.Verdict]string{
 // htmlData is everything the page template reads.
 type htmlData struct {
 	Generated  string
+	Run        string // harness version, wall time, command line
 	Stopped    string // why the run was interrupted, "" when it finished
 	Unexpected int
 	Totals     []htmlCount
@@ -100,10 +101,10 @@ type htmlLine struct{ Class, Text string }
 type htmlBody struct{ Label, JSON string }
 
 // HTML writes one self-contained page: the ID x port grid, each cell opening its evidence.
-func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult) error {
+func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) error {
 	// Inline CSS and JS, nothing fetched. A cell's evidence: the failed assertions, the captured
 	// wire bodies, the adapter's stderr tail and the command that replays just that cell.
-	d := htmlData{Generated: now().UTC().Format(time.RFC3339), Stopped: stopped(results),
+	d := htmlData{Generated: now().UTC().Format(time.RFC3339), Stopped: stopped(results), Run: runLine(v...),
 		CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
 	total := map[suite.Verdict]int{}
 	for _, r := range results {

@@ -24,6 +24,10 @@ type Results struct {
 	// results that were judged against a different catalogue or suite.
 	CatalogueVersion string `json:"catalogueVersion"`
 	SuiteVersion     string `json:"suiteVersion"`
+	// HarnessVersion, Command and DurationMs say how the run was made.
+	HarnessVersion string `json:"harnessVersion,omitempty"`
+	Command        string `json:"command,omitempty"`
+	DurationMs     int64  `json:"durationMs,omitempty"`
 	// Interrupted is why the run was stopped early; empty when it finished.
 	Interrupted string           `json:"interrupted"`
 	Catalogue   []CatalogueEntry `json:"catalogue"`
@@ -111,6 +115,7 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 		Interrupted: stopped(results), Catalogue: []CatalogueEntry{}, Ports: []PortResults{}}
 	if len(v) > 0 {
 		doc.CatalogueVersion, doc.SuiteVersion = v[0].Catalogue, v[0].Suite
+		doc.HarnessVersion, doc.Command, doc.DurationMs = v[0].Harness, v[0].Command, v[0].Duration.Milliseconds()
 	}
 	for _, e := range cat {
 		doc.Catalogue = append(doc.Catalogue, CatalogueEntry{ID: e[0], Title: e[1]})

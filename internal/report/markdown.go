@@ -19,11 +19,14 @@ const (
 
 // Markdown writes the run for $GITHUB_STEP_SUMMARY: ID x port table, port lines, failures
 // (what is red in full, then one line per known failure, or its evidence too when verbose).
-func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose bool) error {
+func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose bool, v ...suite.Versions) error {
 	// A failure in full is one <details> block per cell, the assertion in a code block.
 	b := bufio.NewWriter(w)
 	fmt.Fprintln(b, "## toolnexus conformance")
 	fmt.Fprintln(b)
+	if line := runLine(v...); line != "" {
+		fmt.Fprintf(b, "%s\n\n", mdInline(line))
+	}
 	if why := stopped(results); why != "" {
 		fmt.Fprintf(b, "> **The run was interrupted (%s).** Scenarios after the stop are \"not run\": this is not a verdict.\n\n", mdInline(why))
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 	"github.com/muthuishere/toolnexus-conformance/steps"
@@ -166,6 +167,25 @@ func catalogueTags(r *suite.PortResult, o steps.Outcome) []string {
 		}
 	}
 	return suite.SortedIDs(out)
+}
+
+// runLine says how the run was made: harness version, wall time, command line ("" when the
+// caller gave none of it).
+func runLine(v ...suite.Versions) string {
+	if len(v) == 0 {
+		return ""
+	}
+	var parts []string
+	if v[0].Harness != "" {
+		parts = append(parts, "harness "+v[0].Harness)
+	}
+	if v[0].Duration > 0 {
+		parts = append(parts, "took "+v[0].Duration.Round(time.Millisecond).String())
+	}
+	if v[0].Command != "" {
+		parts = append(parts, "command: "+v[0].Command)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // replayScenario is the command that reruns one scenario (every row of an outline); "" when

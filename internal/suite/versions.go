@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // Versions identify what a run was judged against, so results from different runs can be
@@ -18,6 +19,10 @@ type Versions struct {
 	// Suite is a hash of everything that decides a verdict besides the port: the features, the
 	// fixtures (golden bodies, MCP configs) and the protocol schema.
 	Suite string
+	// Harness, Command and Duration say how the run was made, for the reports' headers: the
+	// harness version, the command line, the wall time. Not compared by merge.
+	Harness, Command string
+	Duration         time.Duration
 }
 
 // SuiteVersions hashes the catalogue and the suite files under root.
