@@ -43,6 +43,12 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose
 		fmt.Fprintf(b, "| %s | %s |", e[0], mdCell(e[1]))
 		for _, r := range results {
 			v := verdictOf(r, e[0])
+			if v == suite.NotPresent {
+				// The glyph alone: the column says why below, and absent ports must not take
+				// the table's width from the ones that ran.
+				fmt.Fprintf(b, " %s |", symbol[v])
+				continue
+			}
 			fmt.Fprintf(b, " %s %s |", symbol[v], v)
 		}
 		fmt.Fprintln(b)
