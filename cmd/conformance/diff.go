@@ -15,7 +15,7 @@ import (
 func cmdDiff(args []string) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	var c common
-	c.register(fs)
+	c.registerRoot(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

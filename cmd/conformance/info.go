@@ -18,7 +18,7 @@ import (
 func cmdInfo(args []string) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	var c common
-	c.register(fs)
+	c.registerPorts(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

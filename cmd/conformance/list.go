@@ -17,7 +17,7 @@ import (
 func cmdList(args []string) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	var c common
-	c.register(fs)
+	c.registerRoot(fs)
 	uncovered := fs.Bool("uncovered", false, "print only catalogue IDs that no scenario is tagged with (exit 1 if any)")
 	format := fs.String("format", "text", "text, or json: one object per scenario (id, name, row, ids, level, source, …)")
 	if code, ok := parseFlags(fs, args); !ok {

@@ -29,19 +29,32 @@ type common struct {
 	jobs                  int
 	asWritten             bool
 	strict, noRetry       bool
+	prepares              bool // the command prepares implementations (registerPorts)
 	releaseFlags
 }
 
+// register adds the flags of a command that runs scenarios; registerPorts those of one that
+// only prepares implementations (info); registerRoot those of one that only reads the harness
+// (list, diff). A command shows only flags it uses.
 func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.root, "root", "", "harness root (default: found from the working directory)")
-	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
-	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
-		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
-	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
+	c.registerPorts(fs)
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
 	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §3)")
 	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")
 	fs.BoolVar(&c.noRetry, "no-retry", false, fmt.Sprintf("run every scenario once: a red first attempt counts at once (default: tried up to %d times, SPEC.md §2)", suite.MaxAttempts))
+}
+
+func (c *common) registerRoot(fs *flag.FlagSet) {
+	fs.StringVar(&c.root, "root", "", "harness root (default: found from the working directory)")
+	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
+}
+
+func (c *common) registerPorts(fs *flag.FlagSet) {
+	c.registerRoot(fs)
+	c.prepares = true
+	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
+		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
+	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 	c.releaseFlags.register(fs)
 }
 
@@ -62,7 +75,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 // resolve checks the shared flags, fills in the root and cache and returns the chosen
 // implementations and whether the user named them.
 func (c *common) resolve() ([]string, bool, error) {
-	if c.prepareTimeout <= 0 {
+	if c.prepares && c.prepareTimeout <= 0 {
 		return nil, false, fmt.Errorf("--prepare-timeout %s: must be positive", c.prepareTimeout)
 	}
 	if c.jobs > maxJobs {

@@ -171,3 +171,12 @@ func TestCopyPortFollowsASymlinkedFolder(t *testing.T) {
 		t.Error("an empty port folder must be an error, not an empty copy")
 	}
 }
+
+// A build log is outside text: its tail reaches reports escaped and capped.
+func TestTailEscapesAndCaps(t *testing.T) {
+	log := "ok\n\x1b]0;pwned\x07\x1b[31mred\u202eevil\n" + strings.Repeat("x", 2<<20) + "\n"
+	got := Tail(log, 12)
+	if strings.ContainsAny(got, "\x1b\x07\u202e") || len(got) > 5<<10 {
+		t.Errorf("tail of %d bytes, raw controls: %v", len(got), strings.ContainsAny(got, "\x1b\x07\u202e"))
+	}
+}
