@@ -1,6 +1,9 @@
 package suite
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The cucumber report agrees with the verdicts: only a red one leaves a failed step.
 func TestCucumberStepsFollowTheVerdict(t *testing.T) {
@@ -32,20 +35,8 @@ func TestCucumberStepsFollowTheVerdict(t *testing.T) {
 	} {
 		el := element(c.in...)
 		fixElement(el, Judged{Verdict: c.v, Note: "n"})
-		if got := status(el); !equal(got, c.want) {
+		if got := status(el); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v -> %v, want %v", c.v, c.in, got, c.want)
 		}
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
