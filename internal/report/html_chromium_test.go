@@ -40,8 +40,9 @@ func TestHTMLInChromium(t *testing.T) {
 	if err := errors.Join(HTML(f, testCatalogue, syntheticRun()), f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	// The hash opens the failing cell's evidence, through the same code a click runs. It names a
-	// cell near the top on purpose: headless --screenshot paints nothing once a page has scrolled.
+	// The hash opens the failing cell's evidence, through the same code a click runs, without
+	// scrolling the page (a scroll before the first paint left it blank, in headless Chromium
+	// too, for a cell far down such as python/G3.9).
 	link := (&url.URL{Scheme: "file", Path: page, Fragment: "go/G1.2"}).String()
 
 	dom := string(chromium(t, tmp, "--dump-dom", link))

@@ -63,11 +63,13 @@
   var filter = document.getElementById("only-problems");
   filter.addEventListener("change", function () { document.body.classList.toggle("only-problems", filter.checked); });
 
-  // #<port>/<ID> opens that cell, so a link can point at one piece of evidence.
+  // #<port>/<ID> opens that cell, so a link can point at one piece of evidence. The page is not
+  // scrolled to the cell: the evidence panel is at the top already, and a scroll made before
+  // the first paint left the page blank.
   var hash = decodeURIComponent(location.hash.slice(1)), slash = hash.indexOf("/");
   if (slash > 0) {
     var cell = cellFor(hash.slice(0, slash), hash.slice(slash + 1));
-    if (cell) { open(cell); cell.scrollIntoView({ block: "nearest" }); }
+    if (cell) { open(cell); }
   }
   document.body.setAttribute("data-ready", "1");
 })();
