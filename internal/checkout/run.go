@@ -49,10 +49,7 @@ func Tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	for i, l := range lines {
-		if len(l) > 300 {
-			l = l[:300] + "…"
-		}
-		lines[i] = safetext.Line(l)
+		lines[i] = safetext.Short(l, 300)
 	}
 	out := strings.Join(lines, " | ")
 	if len(out) > 4<<10 {

@@ -141,16 +141,9 @@ func parseCommand(line string) ([]string, error) {
 		return argv, nil
 	}
 	if st, err := os.Stat(line); err != nil || !filepath.IsAbs(line) || st.IsDir() || st.Mode()&0o111 == 0 {
-		return nil, fmt.Errorf("the last line %q is neither a JSON array nor the absolute path of an executable", safetext.Line(clipText(line, 200)))
+		return nil, fmt.Errorf("the last line %q is neither a JSON array nor the absolute path of an executable", safetext.Short(line, 200))
 	}
 	return []string{line}, nil
-}
-
-func clipText(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // maxLine and maxTail cap what a prepare script's output may put in a reason or a log tail:
@@ -165,7 +158,7 @@ const (
 func lastLine(s, fallback string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return safetext.Line(clipText(l, maxLine))
+		return safetext.Short(l, maxLine)
 	}
 	return fallback
 }
@@ -183,7 +176,7 @@ func tailLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	for i, l := range lines {
-		lines[i] = safetext.Line(clipText(l, maxLine))
+		lines[i] = safetext.Short(l, maxLine)
 	}
 	out := strings.Join(lines, "\n")
 	if len(out) > maxTail {

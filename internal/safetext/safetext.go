@@ -91,3 +91,16 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// Short is Line for outside text that must also stay short (a prepare reason, a build-log
+// line, a hello field): at most n bytes of s, cut at a rune boundary and marked with "…".
+func Short(s string, n int) string {
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return Line(s)
+}

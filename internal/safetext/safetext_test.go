@@ -1,6 +1,7 @@
 package safetext
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -45,4 +46,13 @@ func FuzzTextIsInert(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestShortCapsAtARuneAndEscapes(t *testing.T) {
+	if got := Short("héllo\x1b[31m", 2); got != "h…" {
+		t.Errorf("Short cut inside a rune or kept it whole: %q", got)
+	}
+	if got := Short("a\x1b]0;x\x07b", 100); strings.ContainsAny(got, "\x1b\x07") {
+		t.Errorf("Short left raw controls: %q", got)
+	}
 }

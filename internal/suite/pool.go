@@ -324,10 +324,7 @@ func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 	// a megabyte of them.
 	for k, v := range r.Result {
 		if s, ok := v.(string); ok {
-			if len(s) > maxIdentity {
-				s = s[:maxIdentity] + "…"
-			}
-			r.Result[k] = safetext.Line(s)
+			r.Result[k] = safetext.Short(s, maxIdentity)
 		}
 	}
 	return r.Result, nil
