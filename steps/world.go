@@ -46,7 +46,7 @@ type Env struct {
 	// not run at all (interrupted, adapter unresponsive): no adapter is started for it.
 	Skip func() (Status, string)
 	// Retry, when set, is asked after each attempt of a scenario whether to run it once more
-	// (attempts so far given; retry.go). The runner owns the policy: it knows the
+	// (attempts so far given; suite/attempts.go). The runner owns the policy: it knows the
 	// expectations.
 	Retry func(o Outcome, attempts int) bool
 	seq   atomic.Int64
@@ -101,7 +101,7 @@ type Outcome struct {
 	// Waited is what the port's own failures made the scenario wait: a call cut at its bound
 	// (bound + margin), a teardown check that ran out its grace. Zero on a passing scenario.
 	Waited time.Duration
-	// Attempts holds every attempt when the scenario ran more than once (retry.go), in
+	// Attempts holds every attempt when the scenario ran more than once (suite/attempts.go), in
 	// order; the fields above are the last attempt's. Empty when it ran once.
 	Attempts []Attempt `json:",omitempty"`
 }

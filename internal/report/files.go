@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
@@ -64,15 +65,4 @@ func AppendFile(dst, src string) error {
 // writeFile creates path and fills it with write, closing it either way.
 // writeFile writes path atomically: a run killed mid-write, or a full disk, leaves the
 // previous file (or none), never a truncated one.
-func writeFile(path string, write func(io.Writer) error) error {
-	tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := errors.Join(write(f), f.Sync(), f.Close()); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeFile(path string, write func(io.Writer) error) error { return atomicfile.Write(path, write) }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 )
 
 // godog writes the cucumber report as the steps ran: the first attempt only, a known
@@ -50,11 +52,7 @@ func fixCucumber(path, root string, r *PortResult, f *Features) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".fix"
-	if err := os.WriteFile(tmp, out, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteBytes(path, out)
 }
 
 func fixElement(el map[string]any, j Judged) {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -306,11 +307,7 @@ func (e *Expectations) Write(implementation string) error {
 	if err := os.MkdirAll(filepath.Dir(e.Path), 0o755); err != nil {
 		return err
 	}
-	tmp := e.Path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, e.Path)
+	return atomicfile.WriteBytes(e.Path, []byte(b.String()))
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/schema"
 	"github.com/muthuishere/toolnexus-conformance/steps"
@@ -341,9 +342,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	if o.ReportDir != "" {
 		// Written beside its final name and renamed in when complete: a killed run leaves no
 		// truncated report.
-		path := filepath.Join(o.ReportDir, "cucumber-"+name+".json")
-		tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
-		f, err := os.Create(tmp)
+		f, err := atomicfile.Create(filepath.Join(o.ReportDir, "cucumber-"+name+".json"))
 		if err != nil {
 			res.HarnessErr = "cucumber report: " + err.Error()
 		} else {
@@ -351,12 +350,13 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			// the runner's own CPU in a five-port run.
 			w := bufio.NewWriterSize(f, 1<<16)
 			defer func() {
-				err := errors.Join(w.Flush(), f.Close())
+				err := w.Flush()
 				if err == nil {
-					err = os.Rename(tmp, path)
+					err = f.Commit()
+				} else {
+					f.Abort()
 				}
 				if err != nil {
-					_ = os.Remove(tmp)
 					res.HarnessErr = joinErr(res.HarnessErr, "cucumber report: "+err.Error())
 				}
 			}()

@@ -1,0 +1,62 @@
+// Package atomicfile writes a file beside its final name and renames it in when complete, so
+// a run killed mid-write, or a full disk, leaves the previous file (or none), never a
+// truncated one.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// File is a file being written; Commit puts it in place, Abort drops it.
+type File struct {
+	*os.File
+	path string
+}
+
+// Create starts writing path.
+func Create(path string) (*File, error) {
+	f, err := os.Create(fmt.Sprintf("%s.tmp-%d", path, os.Getpid()))
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: f, path: path}, nil
+}
+
+// Commit flushes, closes and renames the file into place; on an error the file is dropped.
+func (f *File) Commit() error {
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), f.path)
+}
+
+// Abort closes and removes the unfinished file.
+func (f *File) Abort() {
+	_ = f.Close()
+	_ = os.Remove(f.Name())
+}
+
+// Write writes path through write, atomically.
+func Write(path string, write func(io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteBytes writes b to path, atomically.
+func WriteBytes(path string, b []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
