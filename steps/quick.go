@@ -160,14 +160,9 @@ func (w *World) quickAction(act func() error) error {
 // with the limits as written.
 func (w *World) restartAsWritten() error {
 	w.cleanup()
-	dir, err := os.MkdirTemp(w.env.TempRoot, "conformance-scenario-")
-	if err != nil {
-		return fmt.Errorf("harness: temp dir: %w", err)
+	if err := w.fresh(w.quick.scenario); err != nil {
+		return err
 	}
-	w.dir = dir
-	w.mcp = newMCPState()
-	w.bounds = newBounds(w.quick.scenario)
-	w.route = w.env.LLM.NewRoute()
 	w.client, w.clientReady = nil, false
 	w.toolkit, w.toolkits = "", nil
 	w.last, w.lastOp, w.lastElapsed, w.lastLimit = nil, "", 0, 0

@@ -232,18 +232,23 @@ func (w *World) begin(ctx context.Context, s *godog.Scenario, quick bool) (conte
 	}
 	w.ctx = ctx
 	w.id = env.seq.Add(1)
-	w.route = env.LLM.NewRoute()
-	w.mcp = newMCPState()
-	w.bounds = newBounds(s)
 	if quick {
 		w.quick = planQuick(s, w.table)
 	}
-	dir, err := os.MkdirTemp(env.TempRoot, "conformance-scenario-")
+	return ctx, w.fresh(s)
+}
+
+// fresh gives w a new LLM route, new MCP fake state, s's bounds and a new temp dir.
+func (w *World) fresh(s *godog.Scenario) error {
+	w.route = w.env.LLM.NewRoute()
+	w.mcp = newMCPState()
+	w.bounds = newBounds(s)
+	dir, err := os.MkdirTemp(w.env.TempRoot, "conformance-scenario-")
 	if err != nil {
-		return ctx, fmt.Errorf("harness: temp dir: %w", err)
+		return fmt.Errorf("harness: temp dir: %w", err)
 	}
 	w.dir = dir
-	return ctx, nil
+	return nil
 }
 
 // replayScenario runs every step of s once more on a new World, as written (a retry gets
