@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // Adapters hands each running scenario its own adapter process, so scenarios of one
@@ -24,15 +25,15 @@ type Adapters interface {
 // NotRun is implemented by an Acquire error that means the scenario is not run at all (the
 // breaker gave up on the adapter): a scenario that never got a process reports that status.
 type NotRun interface {
-	NotRun() (Status, string)
+	NotRun() (result.Status, string)
 }
 
 // lease is one scenario's use of the pool.
 type lease struct {
-	used       bool   // a process was handed to the scenario
-	unclean    bool   // a process broke, was cut at a bound, or would not start
-	cutAtBound bool   // the held process was abandoned at a pinned bound
-	notRun     Status // set when the pool refused the scenario before it got any process
+	used       bool          // a process was handed to the scenario
+	unclean    bool          // a process broke, was cut at a bound, or would not start
+	cutAtBound bool          // the held process was abandoned at a pinned bound
+	notRun     result.Status // set when the pool refused the scenario before it got any process
 	notRunWhy  string
 }
 

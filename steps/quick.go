@@ -174,15 +174,3 @@ func (w *World) restartAsWritten() error {
 	}
 	return nil
 }
-
-// Limits says, for a report, which limits a scenario was judged with when they are not the
-// ones its text gives; "" when they are.
-func (o Outcome) Limits() string {
-	switch {
-	case o.Retried != "":
-		return "(" + o.Retried + ")"
-	case o.Quick:
-		return fmt.Sprintf("(judged on its quick first attempt: the cancel, deadline and stalled servers' timeouts the scenario gives were cut to %s, SPEC.md §3)", QuickLimit)
-	}
-	return ""
-}

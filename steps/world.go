@@ -17,6 +17,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
@@ -41,79 +42,18 @@ type Env struct {
 	// it whole, and the next run removes one a dead run left.
 	TempRoot string
 	// Report receives each scenario's outcome.
-	Report func(Outcome)
+	Report func(result.Outcome)
 	// Skip, when set, is asked before each scenario; a non-empty status means the scenario is
 	// not run at all (interrupted, adapter unresponsive): no adapter is started for it.
-	Skip func() (Status, string)
+	Skip func() (result.Status, string)
 	// Retry, when set, is asked after each attempt of a scenario whether to run it once more
 	// (attempts so far given; suite/attempts.go). The runner owns the policy: it knows the
 	// expectations.
-	Retry func(o Outcome, attempts int) bool
+	Retry func(o result.Outcome, attempts int) bool
 	seq   atomic.Int64
 }
 
-// Status is what became of one scenario. The runner turns it into a verdict.
-type Status string
-
-// Scenario statuses.
-const (
-	StatusPass        Status = "pass"
-	StatusFail        Status = "fail"
-	StatusUnsupported Status = "unsupported"
-	// StatusInterrupted: the run was stopped (SIGINT, SIGTERM, --run-timeout) before or while
-	// the scenario ran; it has no verdict of its own.
-	StatusInterrupted Status = "not run (interrupted)"
-	// StatusUnresponsive: the implementation's breaker tripped before the scenario started.
-	StatusUnresponsive Status = "not run (adapter unresponsive)"
-	// StatusInconclusive: a precondition the scenario is about never came to be on the fakes
-	// (a child that never started, a stall the client never reached): it proves nothing
-	// about the port, either way.
-	StatusInconclusive Status = "inconclusive"
-)
-
-// Outcome is one scenario's result with its evidence.
-type Outcome struct {
-	Scenario string
-	URI      string
-	Tags     []string
-	// AstNodeIDs are godog's pickle AST ids: the scenario and, for an outline, its example row.
-	AstNodeIDs []string
-	Status     Status
-	Message    string
-	Bodies     []map[string]any
-	Stderr     string
-	Elapsed    time.Duration
-	// Golden names the reference body file a parity step compared against, if any.
-	Golden string
-	// Order is the scenario's place in the run's feature order (godog's pickle id), so a
-	// parallel run's outcomes sort back into the order a sequential run reports.
-	Order int
-	// Floor is the time the scenario must wait even on a perfect port: the pinned waits
-	// it declares (a cancel after N ms, a server timeout …; see bounds.go).
-	Floor time.Duration
-	// Quick says the verdict was earned on a quick first attempt (limits cut to QuickLimit);
-	// Retried says why that attempt proved nothing, so the scenario was judged as written.
-	Quick   bool
-	Retried string
-	// Settled is the longest time the port took, after a call, to end the children and
-	// connections a teardown check waited for (only checks that passed; see exitGrace).
-	Settled time.Duration
-	// Waited is what the port's own failures made the scenario wait: a call cut at its bound
-	// (bound + margin), a teardown check that ran out its grace. Zero on a passing scenario.
-	Waited time.Duration
-	// Attempts holds every attempt when the scenario ran more than once (suite/attempts.go), in
-	// order; the fields above are the last attempt's. Empty when it ran once.
-	Attempts []Attempt `json:",omitempty"`
-}
-
-// Attempt is one run of a scenario that was tried more than once.
-type Attempt struct {
-	Status  Status
-	Message string
-	Elapsed time.Duration
-}
-
-// Inconclusive marks a precondition the fakes never saw (see StatusInconclusive).
+// Inconclusive marks a precondition the fakes never saw (see result.StatusInconclusive).
 type Inconclusive struct{ Why string }
 
 func (e *Inconclusive) Error() string { return "inconclusive: " + e.Why }
@@ -166,7 +106,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 	return func(sc *godog.ScenarioContext) {
 		w := newWorld(env, &stepTable{next: sc})
 		var started time.Time
-		var skipped Status
+		var skipped result.Status
 		var skipWhy string
 		var parent context.Context
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
@@ -188,7 +128,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 				return ctx, nil
 			}
 			o := w.outcome(s, started, err)
-			var attempts []Attempt
+			var attempts []result.Attempt
 			for cur := w; ; {
 				again := env.Retry != nil && env.Retry(o, len(attempts)+1)
 				if again && env.Skip != nil {
@@ -200,11 +140,11 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 				if !again {
 					break
 				}
-				attempts = append(attempts, o.attempt())
+				attempts = append(attempts, o.AsAttempt())
 				cur, o = replayScenario(env, parent, s)
 			}
 			if len(attempts) > 0 {
-				o.Attempts = append(attempts, o.attempt())
+				o.Attempts = append(attempts, o.AsAttempt())
 				o.Elapsed = time.Since(started)
 			}
 			if env.Report != nil {
@@ -253,7 +193,7 @@ func (w *World) fresh(s *godog.Scenario) error {
 
 // replayScenario runs every step of s once more on a new World, as written (a retry gets
 // no quick first attempt), and returns that World with its outcome.
-func replayScenario(env *Env, parent context.Context, s *godog.Scenario) (*World, Outcome) {
+func replayScenario(env *Env, parent context.Context, s *godog.Scenario) (*World, result.Outcome) {
 	w := newWorld(env, &stepTable{next: discardSteps{}})
 	began := time.Now()
 	_, err := w.begin(parent, s, false)
@@ -271,8 +211,8 @@ type discardSteps struct{}
 
 func (discardSteps) Step(any, any) {}
 
-func newOutcome(s *godog.Scenario, started time.Time) Outcome {
-	o := Outcome{Scenario: s.Name, URI: s.Uri, Status: StatusPass, Elapsed: time.Since(started),
+func newOutcome(s *godog.Scenario, started time.Time) result.Outcome {
+	o := result.Outcome{Scenario: s.Name, URI: s.Uri, Status: result.StatusPass, Elapsed: time.Since(started),
 		AstNodeIDs: append([]string(nil), s.AstNodeIds...)}
 	o.Order, _ = strconv.Atoi(s.Id)
 	for _, t := range s.Tags {
@@ -282,7 +222,7 @@ func newOutcome(s *godog.Scenario, started time.Time) Outcome {
 }
 
 // outcome is what one attempt of s came to, from its first failing step's error.
-func (w *World) outcome(s *godog.Scenario, started time.Time, err error) Outcome {
+func (w *World) outcome(s *godog.Scenario, started time.Time, err error) result.Outcome {
 	o := newOutcome(s, started)
 	o.Floor = w.bounds.floor
 	var u *Unsupported
@@ -293,18 +233,18 @@ func (w *World) outcome(s *godog.Scenario, started time.Time, err error) Outcome
 		o.Status, o.Message = w.lease.notRun, w.lease.notRunWhy
 	case err == nil:
 	case errors.As(err, &u):
-		o.Status, o.Message = StatusUnsupported, u.Error()
+		o.Status, o.Message = result.StatusUnsupported, u.Error()
 	case errors.As(err, &inc):
-		o.Status, o.Message = StatusInconclusive, err.Error()
+		o.Status, o.Message = result.StatusInconclusive, err.Error()
 	default:
-		o.Status, o.Message = StatusFail, err.Error()
+		o.Status, o.Message = result.StatusFail, err.Error()
 	}
 	if w.route != nil {
 		for _, r := range w.route.Requests() {
 			o.Bodies = append(o.Bodies, r.Body)
 		}
 	}
-	if w.proc != nil && o.Status != StatusPass {
+	if w.proc != nil && o.Status != result.StatusPass {
 		o.Stderr = w.proc.StderrSince(w.stderrMark)
 	}
 	o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
@@ -328,10 +268,6 @@ func (w *World) end(discard bool) {
 	if w.cancel != nil {
 		w.cancel()
 	}
-}
-
-func (o Outcome) attempt() Attempt {
-	return Attempt{Status: o.Status, Message: o.Message, Elapsed: o.Elapsed}
 }
 
 // registerAll binds every step definition to w.

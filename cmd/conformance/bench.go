@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
@@ -127,7 +128,7 @@ type benchRow struct {
 	settled, waited                  time.Duration
 }
 
-func newBenchRow(r *suite.PortResult) benchRow {
+func newBenchRow(r *result.PortResult) benchRow {
 	b := benchRow{wall: r.Timing.Wall, prepare: r.Timing.Prepare, start: r.Timing.Start,
 		starts: r.Timing.Starts, jobs: r.Timing.Jobs, n: len(r.Scenarios)}
 	for _, o := range r.Scenarios {

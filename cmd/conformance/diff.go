@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdDiff runs the parity scenarios on one port and prints its wire-body diff against one
@@ -49,7 +49,7 @@ func cmdDiff(args []string) int {
 		if o.Golden != name {
 			continue
 		}
-		if o.Status == steps.StatusPass {
+		if o.Status == result.StatusPass {
 			fmt.Printf("%s: %s: the wire bodies equal the reference's golden copy %q\n", port, o.Scenario, name)
 			return 0
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/history"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // cmdHistory prints, per port, from which release each catalogue ID passes, read from the
@@ -34,7 +34,7 @@ func cmdHistory(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance history:", err)
 		return 2
 	}
-	var results []*suite.PortResult
+	var results []*result.PortResult
 	var chosen []string
 	for _, p := range doc.Ports {
 		results = append(results, p.PortResult())

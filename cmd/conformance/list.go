@@ -11,6 +11,7 @@ import (
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 )
 
@@ -57,12 +58,12 @@ func cmdList(args []string) int {
 		fmt.Fprintf(os.Stderr, "conformance: --format %q: want text or json\n", *format)
 		return 2
 	}
-	levels := map[suite.Level]int{}
+	levels := map[result.Level]int{}
 	for _, s := range features.Scenarios {
 		fmt.Printf("%-28s %-11s %-44s %-8s %s\n", s.Key.Feature, s.Level, s.Key.Stable(), strings.Join(catalogueTags(s.Tags), " "), s.Key.Name)
 		levels[s.Level]++
 	}
-	fmt.Printf("%d scenarios (%d required, %d recommended)\n", len(features.Scenarios), levels[suite.Required], levels[suite.Recommended])
+	fmt.Printf("%d scenarios (%d required, %d recommended)\n", len(features.Scenarios), levels[result.Required], levels[result.Recommended])
 	return 0
 }
 
@@ -74,7 +75,7 @@ type listed struct {
 	Feature string         `json:"feature"`
 	Line    int            `json:"line"`
 	IDs     []string       `json:"ids"`
-	Level   suite.Level    `json:"level"`
+	Level   result.Level   `json:"level"`
 	Source  string         `json:"source"`
 	Sources []suite.Source `json:"sources"`
 	Replay  string         `json:"replay"`

@@ -9,7 +9,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/merge"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // cmdMerge joins the results.json of separate runs (e.g. one CI job per port) and writes the
@@ -92,7 +92,7 @@ func fileExists(path string) bool {
 
 // publish writes the reports into dir and, under GitHub Actions, appends report.md to the
 // step summary; it says on stderr what it could not write and reports whether all went.
-func publish(dir string, cat [][2]string, results []*suite.PortResult, v suite.Versions, verbose bool) bool {
+func publish(dir string, cat [][2]string, results []*result.PortResult, v result.Versions, verbose bool) bool {
 	ok := true
 	paths, err := report.WriteFiles(dir, cat, results, verbose, v)
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdMutants proves the suite can fail: the clean reference must pass every scenario and
@@ -58,7 +58,7 @@ func cmdMutants(args []string) int {
 	// A mutant that breaks the ADR needs one failing scenario to be caught, so its scenarios
 	// run once; the clean reference and the correct variants (keeps:) get the retries a
 	// real port gets, so a loaded machine cannot turn them red.
-	run := func(env []string, once bool) (*suite.PortResult, error) {
+	run := func(env []string, once bool) (*result.PortResult, error) {
 		opts := base
 		opts.AdapterEnv = env
 		opts.NoRetry = once
@@ -114,7 +114,7 @@ func cmdMutants(args []string) int {
 		default:
 			ids, n := caughtBy(r)
 			for _, o := range r.Scenarios {
-				if o.Status == steps.StatusFail {
+				if o.Status == result.StatusFail {
 					caught[o.Scenario] = true
 				}
 			}
@@ -152,10 +152,10 @@ func cmdMutants(args []string) int {
 	return 0
 }
 
-func failed(r *suite.PortResult) []string {
+func failed(r *result.PortResult) []string {
 	var out []string
 	for _, o := range r.Scenarios {
-		if o.Status != steps.StatusPass {
+		if o.Status != result.StatusPass {
 			out = append(out, fmt.Sprintf("%s [%s] %s", o.Scenario, strings.Join(o.Tags, " "), o.Status))
 		}
 	}
@@ -163,11 +163,11 @@ func failed(r *suite.PortResult) []string {
 }
 
 // caughtBy returns the catalogue IDs with a failing scenario and the number of such scenarios.
-func caughtBy(r *suite.PortResult) ([]string, int) {
+func caughtBy(r *result.PortResult) ([]string, int) {
 	set := map[string]bool{}
 	n := 0
 	for _, o := range r.Scenarios {
-		if o.Status == steps.StatusFail {
+		if o.Status == result.StatusFail {
 			n++
 			for _, t := range catalogueTags(o.Tags) {
 				set[t] = true
@@ -179,7 +179,7 @@ func caughtBy(r *suite.PortResult) ([]string, int) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	return suite.SortedIDs(ids), n
+	return result.SortedIDs(ids), n
 }
 
 // pickMutants keeps the mutants --only names; a name that is no mutant is an error naming it.
@@ -208,7 +208,7 @@ func pickMutants(ms []mutant.Mutant, only string) ([]mutant.Mutant, error) {
 }
 
 // retried counts the scenarios judged as written after a void quick attempt (steps/quick.go).
-func retried(r *suite.PortResult) int {
+func retried(r *result.PortResult) int {
 	n := 0
 	for _, o := range r.Scenarios {
 		if o.Retried != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/checkout"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -31,14 +32,14 @@ func (r *releaseFlags) register(fs *flag.FlagSet) {
 // plan is what a checkout (and the releases asked for) gave each implementation.
 type plan struct {
 	env    map[string][]string
-	preset map[string]*suite.PortResult // absent or broken before the run: no adapter is started
+	preset map[string]*result.PortResult // absent or broken before the run: no adapter is started
 	tree   *checkout.Tree
 }
 
 // buildImpls builds what --toolnexus and <port>@<release> entries need, one progress line per
 // step, all implementations at once.
 func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) {
-	p := &plan{env: map[string][]string{}, preset: map[string]*suite.PortResult{}}
+	p := &plan{env: map[string][]string{}, preset: map[string]*result.PortResult{}}
 	if c.toolnexus != "" {
 		t, err := checkout.Find(c.toolnexus)
 		if err != nil {
@@ -73,11 +74,11 @@ func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) 
 	for _, o := range outs {
 		switch {
 		case o.Absent != "":
-			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Reason: o.Absent}
+			p.preset[o.Impl] = &result.PortResult{Port: o.Impl, Reason: o.Absent}
 		case o.Broken != "":
 			// There but failing to build: broken (red), like a failing prepare.
 			reason, tail, _ := strings.Cut(o.Broken, "\n")
-			p.preset[o.Impl] = &suite.PortResult{Port: o.Impl, Broken: true, Reason: reason, LogTail: tail}
+			p.preset[o.Impl] = &result.PortResult{Port: o.Impl, Broken: true, Reason: reason, LogTail: tail}
 		default:
 			p.env[o.Impl] = o.Env
 		}
@@ -98,13 +99,13 @@ func (p *plan) toRun(impls []string) []string {
 
 // join puts the preset results back in --ports order, judged like the rest: a required one
 // (the reference, or named in --ports) that is absent fails the run, a broken one always does.
-func (p *plan) join(o suite.Options, ran []*suite.PortResult, ids []string) ([]*suite.PortResult, error) {
-	byName := map[string]*suite.PortResult{}
+func (p *plan) join(o suite.Options, ran []*result.PortResult, ids []string) ([]*result.PortResult, error) {
+	byName := map[string]*result.PortResult{}
 	for _, r := range ran {
 		byName[r.Port] = r
 	}
 	var features *suite.Features
-	var out []*suite.PortResult
+	var out []*result.PortResult
 	for _, i := range o.Ports {
 		r := p.preset[i]
 		if r == nil {
@@ -124,7 +125,7 @@ func (p *plan) join(o suite.Options, ran []*suite.PortResult, ids []string) ([]*
 			return nil, err
 		}
 		r.Expectations, r.Required = ex, i == ports.Reference || slices.Contains(o.Required, i)
-		r.JudgeScenarios(features)
+		suite.JudgeScenarios(r, features)
 		r.Judge(ids)
 		if o.OnDone != nil {
 			o.OnDone(r)
@@ -180,7 +181,7 @@ func sortedKeys(m map[string]string) []string {
 // runImpls is suite.Run with what --toolnexus, <port>@<release> and --baseline add: builds
 // first, the baseline's bodies next, then the run; absent and broken builds join the results.
 // X.3 runs only with a baseline; c.options leaves it out otherwise, tags is the user's own.
-func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags string) ([]*suite.PortResult, []string, error) {
+func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags string) ([]*result.PortResult, []string, error) {
 	ids, err := suite.CatalogueIDs(c.root)
 	if err != nil {
 		return nil, nil, err
@@ -226,7 +227,7 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 	}
 	run := opts
 	run.Ports = p.toRun(all)
-	var ran []*suite.PortResult
+	var ran []*result.PortResult
 	if len(run.Ports) > 0 {
 		if ran, err = suite.Run(ctx, run); err != nil {
 			return nil, nil, err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 	"github.com/muthuishere/toolnexus-conformance/steps"
@@ -205,7 +206,7 @@ func cmdRun(args []string, golden bool) int {
 	}
 	start := time.Now()
 	var doneMu sync.Mutex
-	opts.OnDone = func(r *suite.PortResult) {
+	opts.OnDone = func(r *result.PortResult) {
 		// Each implementation's result as soon as it is known, not after the slowest one.
 		doneMu.Lock()
 		defer doneMu.Unlock()
@@ -255,7 +256,7 @@ func cmdRun(args []string, golden bool) int {
 			if !r.Present {
 				continue
 			}
-			added, changed, dropped, err := r.Expectations.Update(r)
+			added, changed, dropped, err := suite.UpdateExpectations(r.Expectations, r)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "conformance:", err)
 				return 2
@@ -365,7 +366,7 @@ func usageErr(err error) int {
 
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
-func writeReports(root, dir string, results []*suite.PortResult, verbose bool, took time.Duration) bool {
+func writeReports(root, dir string, results []*result.PortResult, verbose bool, took time.Duration) bool {
 	cat, err := suite.Catalogue(root)
 	if err == nil && len(cat) == 0 {
 		err = errors.New("fixtures/catalogue.txt lists no ID")

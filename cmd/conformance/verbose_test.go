@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // captured runs f with *stream (os.Stdout or os.Stderr) going to a pipe and returns what it wrote.
@@ -40,17 +40,17 @@ func TestRunHasVerbose(t *testing.T) {
 // merge prints a known failure on one line, and its evidence with --verbose.
 func TestMergeVerbose(t *testing.T) {
 	const msg = "LLM request 1 lacks \"temperature\""
-	key := suite.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body"}
-	r := &suite.PortResult{Port: "js", Present: true,
-		Expectations: &suite.Expectations{Entries: []*suite.Entry{{Key: key, Status: steps.StatusFail,
-			Fingerprint: suite.Fingerprint(msg), Reason: "temperature is dropped", File: "expectations/js.txt"}}},
-		Scenarios: []steps.Outcome{{Scenario: key.Name, URI: "features/" + key.Feature, Tags: []string{"G1.1"},
-			Status: steps.StatusFail, Message: msg}}}
-	r.JudgeScenarios(nil)
+	key := result.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body"}
+	r := &result.PortResult{Port: "js", Present: true,
+		Expectations: &result.Expectations{Entries: []*result.Entry{{Key: key, Status: result.StatusFail,
+			Fingerprint: result.Fingerprint(msg), Reason: "temperature is dropped", File: "expectations/js.txt"}}},
+		Scenarios: []result.Outcome{{Scenario: key.Name, URI: "features/" + key.Feature, Tags: []string{"G1.1"},
+			Status: result.StatusFail, Message: msg}}}
+	suite.JudgeScenarios(r, nil)
 	r.Judge([]string{"G1.1"})
 	dir := t.TempDir()
-	if _, err := report.WriteFiles(dir, [][2]string{{"G1.1", "params"}}, []*suite.PortResult{r}, false,
-		suite.Versions{Catalogue: "c", Suite: "s"}); err != nil {
+	if _, err := report.WriteFiles(dir, [][2]string{{"G1.1", "params"}}, []*result.PortResult{r}, false,
+		result.Versions{Catalogue: "c", Suite: "s"}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "results.json")

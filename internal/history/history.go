@@ -10,13 +10,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // Absent is a cell for a release that lacks the option an ID checks. It is not a failure in
 // this view: an old release is not expected to have a newer option.
-const Absent suite.Verdict = "absent in this release"
+const Absent result.Verdict = "absent in this release"
 
 // absentMessage is how a port says it lacks an option: the adapter's "unsupported", Python's
 // TypeError for an unknown keyword and AttributeError for a missing function, JS's "is not a
@@ -33,7 +32,7 @@ type View struct {
 // Row is one catalogue ID across the releases.
 type Row struct {
 	ID    string
-	Cells []suite.Verdict // pass, fail, Absent, not present, broken, … or "" when the ID was not run
+	Cells []result.Verdict // pass, fail, Absent, not present, broken, … or "" when the ID was not run
 	// From is the oldest release from which the ID passes in every later release, "" if the
 	// newest release does not pass it.
 	From string
@@ -41,10 +40,10 @@ type Row struct {
 
 // Build makes the view for port from a run's results: every implementation named
 // <port>@<release>, and <port> itself under the version its adapter reported.
-func Build(results []*suite.PortResult, port string, ids []string) View {
+func Build(results []*result.PortResult, port string, ids []string) View {
 	type rel struct {
 		label string
-		r     *suite.PortResult
+		r     *result.PortResult
 	}
 	var rels []rel
 	for _, r := range results {
@@ -70,7 +69,7 @@ func Build(results []*suite.PortResult, port string, ids []string) View {
 		any := false
 		for _, x := range rels {
 			c := cell(x.r, id)
-			any = any || (c != "" && c != suite.NotPresent)
+			any = any || (c != "" && c != result.NotPresent)
 			row.Cells = append(row.Cells, c)
 		}
 		if !any {
@@ -78,10 +77,10 @@ func Build(results []*suite.PortResult, port string, ids []string) View {
 		}
 		for i := len(row.Cells) - 1; i >= 0; i-- {
 			c := row.Cells[i]
-			if c == suite.NotPresent || c == "" {
+			if c == result.NotPresent || c == "" {
 				continue
 			}
-			if c != suite.Pass {
+			if c != result.Pass {
 				break
 			}
 			row.From = v.Releases[i]
@@ -92,28 +91,28 @@ func Build(results []*suite.PortResult, port string, ids []string) View {
 }
 
 // cell is one release's verdict on one ID as this view shows it.
-func cell(r *suite.PortResult, id string) suite.Verdict {
+func cell(r *result.PortResult, id string) result.Verdict {
 	v := r.Cells[id]
 	switch v {
-	case suite.Unsupported:
+	case result.Unsupported:
 		return Absent
-	case suite.Fail, suite.KnownFailure, suite.KnownDifferent:
+	case result.Fail, result.KnownFailure, result.KnownDifferent:
 		n, absent := 0, 0
 		for _, o := range r.Scenarios {
-			if o.Status == steps.StatusPass || !slicesContains(o.Tags, id) {
+			if o.Status == result.StatusPass || !slicesContains(o.Tags, id) {
 				continue
 			}
 			n++
-			if o.Status == steps.StatusUnsupported || absentMessage.MatchString(o.Message) {
+			if o.Status == result.StatusUnsupported || absentMessage.MatchString(o.Message) {
 				absent++
 			}
 		}
 		if n > 0 && absent == n {
 			return Absent
 		}
-		return suite.Fail
-	case suite.UnexpectedPass:
-		return suite.Pass
+		return result.Fail
+	case result.UnexpectedPass:
+		return result.Pass
 	}
 	return v
 }
@@ -148,8 +147,8 @@ func parts(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '-' || r == '+' })
 }
 
-var short = map[suite.Verdict]string{suite.Pass: "pass", suite.Fail: "FAIL", Absent: "absent", suite.NotPresent: "n/p",
-	suite.Broken: "BROKEN", suite.Interrupted: "intr", suite.Unresponsive: "unresp", "": "-"}
+var short = map[result.Verdict]string{result.Pass: "pass", result.Fail: "FAIL", Absent: "absent", result.NotPresent: "n/p",
+	result.Broken: "BROKEN", result.Interrupted: "intr", result.Unresponsive: "unresp", "": "-"}
 
 // Text writes the view as a table: one row per ID, one column per release, then "passes from".
 func (v View) Text(w io.Writer) {

@@ -7,23 +7,23 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
-func release(name string, present bool, outcomes ...steps.Outcome) *suite.PortResult {
-	r := &suite.PortResult{Port: name, Present: present, Scenarios: outcomes}
-	r.JudgeScenarios(nil)
+func release(name string, present bool, outcomes ...result.Outcome) *result.PortResult {
+	r := &result.PortResult{Port: name, Present: present, Scenarios: outcomes}
+	suite.JudgeScenarios(r, nil)
 	r.Judge([]string{"G1.1", "G3.1", "G5.1", "X.3"})
 	return r
 }
 
-func o(id, status, msg string) steps.Outcome {
-	return steps.Outcome{Scenario: id + " scenario", Tags: []string{id}, Status: steps.Status(status), Message: msg}
+func o(id, status, msg string) result.Outcome {
+	return result.Outcome{Scenario: id + " scenario", Tags: []string{id}, Status: result.Status(status), Message: msg}
 }
 
 func TestBuild(t *testing.T) {
-	results := []*suite.PortResult{
+	results := []*result.PortResult{
 		release("python@0.21.0", true, o("G1.1", "pass", ""), o("G3.1", "fail", "took 5 s"), o("G5.1", "pass", ""), o("X.3", "pass", "")),
 		release("reference", true, o("G1.1", "pass", "")),
 		release("python@0.8.0", true,
@@ -38,11 +38,11 @@ func TestBuild(t *testing.T) {
 		t.Fatalf("releases (-want +got):\n%s", d)
 	}
 	want := []Row{
-		{ID: "G1.1", Cells: []suite.Verdict{Absent, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
-		{ID: "G3.1", Cells: []suite.Verdict{Absent, suite.NotPresent, Absent, suite.Fail}},
-		{ID: "G5.1", Cells: []suite.Verdict{suite.Fail, suite.NotPresent, suite.Pass, suite.Pass}, From: "0.10.0"},
-		{ID: "X.3", Cells: []suite.Verdict{suite.Pass, suite.NotPresent, suite.Fail, suite.Pass}, From: "0.21.0"},
-		{ID: "A8.1", Cells: []suite.Verdict{"", suite.NotPresent, "", ""}},
+		{ID: "G1.1", Cells: []result.Verdict{Absent, result.NotPresent, result.Pass, result.Pass}, From: "0.10.0"},
+		{ID: "G3.1", Cells: []result.Verdict{Absent, result.NotPresent, Absent, result.Fail}},
+		{ID: "G5.1", Cells: []result.Verdict{result.Fail, result.NotPresent, result.Pass, result.Pass}, From: "0.10.0"},
+		{ID: "X.3", Cells: []result.Verdict{result.Pass, result.NotPresent, result.Fail, result.Pass}, From: "0.21.0"},
+		{ID: "A8.1", Cells: []result.Verdict{"", result.NotPresent, "", ""}},
 	}
 	if d := cmp.Diff(want[:4], v.Rows); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)

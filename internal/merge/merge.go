@@ -10,7 +10,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // Input is one results.json and where it came from (for error messages).
@@ -22,8 +22,8 @@ type Input struct {
 // Merged is what the reports are rendered from.
 type Merged struct {
 	Catalogue [][2]string
-	Results   []*suite.PortResult
-	Versions  suite.Versions
+	Results   []*result.PortResult
+	Versions  result.Versions
 }
 
 // Merge checks that every input was judged against the same catalogue and suite, then joins
@@ -36,7 +36,7 @@ func Merge(in []Input) (*Merged, error) {
 	}
 	first := in[0]
 	m := &Merged{Catalogue: first.Doc.CatalogueOf(),
-		Versions: suite.Versions{Catalogue: first.Doc.CatalogueVersion, Suite: first.Doc.SuiteVersion,
+		Versions: result.Versions{Catalogue: first.Doc.CatalogueVersion, Suite: first.Doc.SuiteVersion,
 			Harness: first.Doc.HarnessVersion}}
 	seen := map[string]string{}
 	for _, x := range in {

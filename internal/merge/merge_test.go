@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 var cat = [][2]string{
@@ -24,39 +24,39 @@ var cat = [][2]string{
 	{"X.1", "parity with the reference"},
 }
 
-var versions = suite.Versions{Catalogue: "cat0001", Suite: "suite0001"}
+var versions = result.Versions{Catalogue: "cat0001", Suite: "suite0001"}
 
 // run is a judged run of five implementations: a clean, required reference; python with
 // expectations (a known failure, one that failed differently, an unexpected pass), an outline's
 // two rows, bodies and stderr, an unresponsive adapter and a version warning; js not present;
 // java broken with a log tail; csharp required and not present.
-func run() []*suite.PortResult {
+func run() []*result.PortResult {
 	ids := []string{"G1.1", "G1.4", "G3.1", "X.1"}
-	ref := &suite.PortResult{Port: "reference", Present: true, Required: true,
+	ref := &result.PortResult{Port: "reference", Present: true, Required: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "reference", "runtime": "go1.26"},
-		Scenarios: []steps.Outcome{
+		Scenarios: []result.Outcome{
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
 				Status: "pass", Elapsed: 12 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "temperature": 0.42}}},
 			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4"}, Status: "pass", Elapsed: 3 * time.Millisecond},
 			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond, Quick: true},
 		},
 	}
-	keySets := suite.Key{Feature: "gap1-request-shaping.feature", Name: "key sets"}
-	parity := suite.Key{Feature: "cross-port-parity.feature", Name: "parity"}
-	params := suite.Key{Feature: "gap1-request-shaping.feature", Name: "params on every path"}
-	py := &suite.PortResult{Port: "python", Present: true, Required: true,
+	keySets := result.Key{Feature: "gap1-request-shaping.feature", Name: "key sets"}
+	parity := result.Key{Feature: "cross-port-parity.feature", Name: "parity"}
+	params := result.Key{Feature: "gap1-request-shaping.feature", Name: "params on every path"}
+	py := &result.PortResult{Port: "python", Present: true, Required: true,
 		Identity:       map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
 		Unresponsive:   "3 calls in a row timed out",
 		VersionWarning: "expectations/python.txt was written against version \"0.20.0\"",
-		Expectations: &suite.Expectations{Path: "expectations/python.txt", Version: "0.20.0", Entries: []*suite.Entry{
-			{Key: keySets, Status: steps.StatusFail, Fingerprint: suite.Fingerprint("key set differs"), Evidence: "key set differs",
+		Expectations: &result.Expectations{Path: "expectations/python.txt", Version: "0.20.0", Entries: []*result.Entry{
+			{Key: keySets, Status: result.StatusFail, Fingerprint: result.Fingerprint("key set differs"), Evidence: "key set differs",
 				Reason: "anthropic adds system", Line: 3, File: "expectations/python.txt"},
-			{Key: parity, Status: steps.StatusFail, Fingerprint: "0123456789", Evidence: "content null",
+			{Key: parity, Status: result.StatusFail, Fingerprint: "0123456789", Evidence: "content null",
 				Reason: "content null", Line: 9, File: "expectations/python.txt"},
-			{Key: suite.Key{Feature: params.Feature, Name: params.Name, Row: "anthropic"}, Status: steps.StatusFail,
+			{Key: result.Key{Feature: params.Feature, Name: params.Name, Row: "anthropic"}, Status: result.StatusFail,
 				Fingerprint: "abcdefabcd", Evidence: "old", Reason: "differs on anthropic", Line: 15, File: "expectations/python.txt"},
 		}},
-		Scenarios: []steps.Outcome{
+		Scenarios: []result.Outcome{
 			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"}, AstNodeIDs: []string{"7", "8"},
 				Status: "fail", Message: "LLM request 1 differs (-want +got):\n- 999\n+ 4096", Stderr: "<script>x</script>\ntrace",
 				Elapsed: 40 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user"}}}}},
@@ -68,18 +68,18 @@ func run() []*suite.PortResult {
 			{Scenario: "parity", URI: "features/cross-port-parity.feature", Tags: []string{"X.1"}, Status: "pass", Elapsed: 7 * time.Millisecond},
 		},
 	}
-	java := &suite.PortResult{Port: "java", Broken: true, Required: true, Reason: "prepare failed (exit 1)", LogTail: "[ERROR] javac: <boom>"}
-	js := &suite.PortResult{Port: "js", Reason: "node is not on PATH"}
-	cs := &suite.PortResult{Port: "csharp", Required: true, Reason: "no dotnet on PATH"}
-	out := []*suite.PortResult{ref, py, js, java, cs}
+	java := &result.PortResult{Port: "java", Broken: true, Required: true, Reason: "prepare failed (exit 1)", LogTail: "[ERROR] javac: <boom>"}
+	js := &result.PortResult{Port: "js", Reason: "node is not on PATH"}
+	cs := &result.PortResult{Port: "csharp", Required: true, Reason: "no dotnet on PATH"}
+	out := []*result.PortResult{ref, py, js, java, cs}
 	for _, r := range out {
-		r.JudgeScenarios(nil)
+		suite.JudgeScenarios(r, nil)
 		r.Judge(ids)
 	}
 	// Rows of one outline: the second row's key, as judging with the features would give.
 	py.Judged[0].Key.Row, py.Judged[1].Key.Row = "openai", "anthropic"
-	py.Judged[1] = suite.Judged{Key: py.Judged[1].Key, Status: "fail", Verdict: suite.KnownDifferent,
-		Fingerprint: suite.Fingerprint("LLM request 2 differs"), Evidence: "LLM request 2 differs",
+	py.Judged[1] = result.Judged{Key: py.Judged[1].Key, Status: "fail", Verdict: result.KnownDifferent,
+		Fingerprint: result.Fingerprint("LLM request 2 differs"), Evidence: "LLM request 2 differs",
 		Entry: py.Expectations.Entries[2], Note: "listed in expectations/python.txt:15 as fail [abcdefabcd] \"old\""}
 	return out
 }
@@ -116,7 +116,7 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	slices.Reverse(parts)
 	for i, r := range parts {
 		dir := t.TempDir()
-		if _, err := report.WriteFiles(dir, cat, []*suite.PortResult{r}, false, versions); err != nil {
+		if _, err := report.WriteFiles(dir, cat, []*result.PortResult{r}, false, versions); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, "results.json")
@@ -162,25 +162,25 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	}
 }
 
-func doc(t *testing.T, v suite.Versions, ports ...string) report.Results {
+func doc(t *testing.T, v result.Versions, ports ...string) report.Results {
 	t.Helper()
-	var rs []*suite.PortResult
+	var rs []*result.PortResult
 	for _, p := range ports {
-		rs = append(rs, &suite.PortResult{Port: p, Reason: "absent"})
+		rs = append(rs, &result.PortResult{Port: p, Reason: "absent"})
 	}
 	return report.NewResults(cat, rs, v)
 }
 
 func TestMergeRefuses(t *testing.T) {
-	other := suite.Versions{Catalogue: versions.Catalogue, Suite: "suite0002"}
+	other := result.Versions{Catalogue: versions.Catalogue, Suite: "suite0002"}
 	cases := []struct {
 		name string
 		in   []Input
 		want string
 	}{
 		{"suite version", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, other, "python")}}, "b.json was judged by suite suite0002"},
-		{"catalogue version", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, suite.Versions{Catalogue: "cat9", Suite: "suite0001"}, "python")}}, "catalogue cat9"},
-		{"no versions", []Input{{"old.json", doc(t, suite.Versions{}, "go")}}, "old.json has no catalogue or suite version"},
+		{"catalogue version", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, result.Versions{Catalogue: "cat9", Suite: "suite0001"}, "python")}}, "catalogue cat9"},
+		{"no versions", []Input{{"old.json", doc(t, result.Versions{}, "go")}}, "old.json has no catalogue or suite version"},
 		{"duplicate", []Input{{"a.json", doc(t, versions, "reference")}, {"b.json", doc(t, versions, "reference")}}, "reference is in both a.json and b.json"},
 		{"nothing", nil, "no results.json"},
 	}

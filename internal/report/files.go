@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // WriteFiles writes report.md, results.json, junit-<port>.xml and report.html into dir;
 // verbose gives known failures their evidence in report.md too. The optional versions go into
 // results.json (see NewResults).
-func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbose bool, v ...suite.Versions) ([]string, error) {
+func WriteFiles(dir string, cat [][2]string, results []*result.PortResult, verbose bool, v ...result.Versions) ([]string, error) {
 	// It writes all it can and returns the paths written with the errors met.
 	type file struct {
 		name  string
@@ -24,7 +24,7 @@ func WriteFiles(dir string, cat [][2]string, results []*suite.PortResult, verbos
 		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose, v...) }},
 		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
-	var ran *suite.PortResult // stands in with its scenarios for the ports that did not run
+	var ran *result.PortResult // stands in with its scenarios for the ports that did not run
 	for _, r := range results {
 		if r.Present && ran == nil {
 			ran = r

@@ -3,8 +3,8 @@ package report
 import (
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // testCatalogue is a small catalogue whose titles need escaping in every format.
@@ -23,11 +23,11 @@ const failStderr = "adapter: sending anthropic body\n<script>alert('stderr')</sc
 
 // syntheticRun is a judged run of two ports over testCatalogue: go, present, with one failing
 // cell (G1.2, with bodies and stderr) and one unsupported; python, not present.
-func syntheticRun() []*suite.PortResult {
-	goPort := &suite.PortResult{
+func syntheticRun() []*result.PortResult {
+	goPort := &result.PortResult{
 		Port: "go", Present: true,
 		Identity: map[string]any{"port": "go", "library": "toolnexus", "version": "v1.4.0", "runtime": "go1.26.8"},
-		Scenarios: []steps.Outcome{
+		Scenarios: []result.Outcome{
 			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
 				Tags: []string{"G1.1"}, Status: "pass", Elapsed: 120 * time.Millisecond,
 				Bodies: []map[string]any{{"model": "gpt-x", "temperature": 0.2, "metadata": map[string]any{"trace": "a"}}}},
@@ -46,26 +46,26 @@ func syntheticRun() []*suite.PortResult {
 				Bodies: []map[string]any{{"model": "gpt-x"}}},
 		},
 	}
-	python := &suite.PortResult{Port: "python", Reason: "no python3 >= 3.10 on PATH (found none)"}
-	results := []*suite.PortResult{goPort, python}
+	python := &result.PortResult{Port: "python", Reason: "no python3 >= 3.10 on PATH (found none)"}
+	results := []*result.PortResult{goPort, python}
 	judge(results)
 	return results
 }
 
 // richRun adds a js port with a known failure and an unexpected pass to the synthetic run.
-func richRun() []*suite.PortResult {
-	js := &suite.PortResult{
+func richRun() []*result.PortResult {
+	js := &result.PortResult{
 		Port: "js", Present: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "0.16.0", "runtime": "node v22.3.0"},
-		Expectations: &suite.Expectations{Path: "expectations/js.txt", Entries: []*suite.Entry{
-			{Key: suite.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body on every path"},
-				Status: steps.StatusFail, Fingerprint: suite.Fingerprint(jsFailure), Evidence: jsFailure,
+		Expectations: &result.Expectations{Path: "expectations/js.txt", Entries: []*result.Entry{
+			{Key: result.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body on every path"},
+				Status: result.StatusFail, Fingerprint: result.Fingerprint(jsFailure), Evidence: jsFailure,
 				Reason: "anthropic bodies carry \"system\": \"\"", Line: 4, File: "expectations/js.txt"},
-			{Key: suite.Key{Feature: "cross-port-parity.feature", Name: "openai run matches the golden bodies"},
-				Status: steps.StatusFail, Fingerprint: "0123456789", Evidence: "content null",
+			{Key: result.Key{Feature: "cross-port-parity.feature", Name: "openai run matches the golden bodies"},
+				Status: result.StatusFail, Fingerprint: "0123456789", Evidence: "content null",
 				Reason: "content null vs \"\"", Line: 11, File: "expectations/js.txt"},
 		}},
-		Scenarios: []steps.Outcome{
+		Scenarios: []result.Outcome{
 			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
 				Tags: []string{"G1.1"}, Status: "fail", Message: jsFailure, Elapsed: time.Second},
 			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
@@ -85,13 +85,13 @@ func richRun() []*suite.PortResult {
 const jsFailure = "LLM request 2 has a \"system\" key"
 
 // judge gives every result its verdicts, as suite.Run does.
-func judge(results []*suite.PortResult) {
+func judge(results []*result.PortResult) {
 	ids := make([]string, len(testCatalogue))
 	for i, e := range testCatalogue {
 		ids[i] = e[0]
 	}
 	for _, r := range results {
-		r.JudgeScenarios(nil)
+		suite.JudgeScenarios(r, nil)
 		r.Judge(ids)
 	}
 }
@@ -107,35 +107,35 @@ const (
 // triageRun is one port, node, with three known failures and one new failure. The new one
 // runs third and shares A4.1 with a known one, so run or catalogue order alone would put known
 // evidence before it; the second known failure is an outline row.
-func triageRun() []*suite.PortResult { return triage(true) }
+func triageRun() []*result.PortResult { return triage(true) }
 
 // allKnown is triageRun without its new failure.
-func allKnown() []*suite.PortResult { return triage(false) }
+func allKnown() []*result.PortResult { return triage(false) }
 
 // triage builds triageRun, with or without its new failure.
-func triage(withNew bool) []*suite.PortResult {
+func triage(withNew bool) []*result.PortResult {
 	const file = "expectations/node.txt"
-	sc := func(name string, tag, msg string) steps.Outcome {
-		status := steps.StatusFail
+	sc := func(name string, tag, msg string) result.Outcome {
+		status := result.StatusFail
 		if msg == "" {
-			status = steps.StatusPass
+			status = result.StatusPass
 		}
-		return steps.Outcome{Scenario: name, URI: "features/gap1-request-shaping.feature", Tags: []string{tag},
+		return result.Outcome{Scenario: name, URI: "features/gap1-request-shaping.feature", Tags: []string{tag},
 			Status: status, Message: msg, Elapsed: time.Second, AstNodeIDs: []string{name}}
 	}
-	entry := func(name, msg, reason string, line int) *suite.Entry {
-		return &suite.Entry{Key: suite.Key{Feature: "gap1-request-shaping.feature", Name: name}, Status: steps.StatusFail,
-			Fingerprint: suite.Fingerprint(msg), Evidence: suite.Evidence(msg), Reason: reason, Line: line, File: file}
+	entry := func(name, msg, reason string, line int) *result.Entry {
+		return &result.Entry{Key: result.Key{Feature: "gap1-request-shaping.feature", Name: name}, Status: result.StatusFail,
+			Fingerprint: result.Fingerprint(msg), Evidence: result.Evidence(msg), Reason: reason, Line: line, File: file}
 	}
-	node := &suite.PortResult{
+	node := &result.PortResult{
 		Port: "node", Present: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "0.9.0", "runtime": "node v22"},
-		Expectations: &suite.Expectations{Path: file, Entries: []*suite.Entry{
+		Expectations: &result.Expectations{Path: file, Entries: []*result.Entry{
 			entry("params reach the body on every path", knownParams, "reason-params: temperature is dropped", 3),
 			entry("params reach the body (anthropic run)", knownRow, "reason-row: metadata is dropped", 10),
 			entry("reserved keys are stripped with a warning", knownStrip, "reason-strip: no warnings", 17),
 		}},
-		Scenarios: []steps.Outcome{
+		Scenarios: []result.Outcome{
 			sc("params reach the body on every path", "G1.1", knownParams),
 			sc("params reach the body (anthropic run)", "G1.1", knownRow),
 			sc("reserved keys are stripped from the body", "A4.1", newStripping),
@@ -147,7 +147,7 @@ func triage(withNew bool) []*suite.PortResult {
 	if !withNew {
 		node.Scenarios = append(node.Scenarios[:2:2], node.Scenarios[3:]...)
 	}
-	results := []*suite.PortResult{node}
+	results := []*result.PortResult{node}
 	judge(results)
 	// The row a feature lookup gives an outline's scenario (judge has no features to look in).
 	node.Judged[1].Key.Row, node.Judged[1].Entry.Key.Row = "anthropic | run", "anthropic | run"

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 var (
@@ -29,11 +29,11 @@ var (
 var page = template.Must(template.New("page").Parse(pageTmpl))
 
 // glyph is the mark the HTML grid shows before each verdict's word (fonts everywhere have them).
-var glyph = map[suite.Verdict]string{
-	suite.Pass: "✓", suite.Fail: "✗", suite.UnexpectedPass: "‼", suite.KnownFailure: "⚠",
-	suite.KnownDifferent: "≠", suite.Unsupported: "–", suite.NotPresent: "○", suite.Broken: "✖",
-	suite.Interrupted: "■", suite.Unresponsive: "…", NotRun: "·", // ⧗ renders as an empty box in common fonts
-	suite.Advice: "ℹ", suite.Flaky: "≈", suite.Inconclusive: "?",
+var glyph = map[result.Verdict]string{
+	result.Pass: "✓", result.Fail: "✗", result.UnexpectedPass: "‼", result.KnownFailure: "⚠",
+	result.KnownDifferent: "≠", result.Unsupported: "–", result.NotPresent: "○", result.Broken: "✖",
+	result.Interrupted: "■", result.Unresponsive: "…", NotRun: "·", // ⧗ renders as an empty box in common fonts
+	result.Advice: "ℹ", result.Flaky: "≈", result.Inconclusive: "?",
 }
 
 // htmlData is everything the page template reads.
@@ -101,12 +101,12 @@ type htmlLine struct{ Class, Text string }
 type htmlBody struct{ Label, JSON string }
 
 // HTML writes one self-contained page: the ID x port grid, each cell opening its evidence.
-func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) error {
+func HTML(w io.Writer, cat [][2]string, results []*result.PortResult, v ...result.Versions) error {
 	// Inline CSS and JS, nothing fetched. A cell's evidence: the failed assertions, the captured
 	// wire bodies, the adapter's stderr tail and the command that replays just that cell.
 	d := htmlData{Generated: now().UTC().Format(time.RFC3339), Stopped: stopped(results), Run: runLine(v...),
 		CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
-	total := map[suite.Verdict]int{}
+	total := map[result.Verdict]int{}
 	for _, r := range results {
 		d.Unexpected += r.Unexpected()
 		p := htmlPort{Port: r.Port, Present: r.Present, Reason: absence(r), Library: identity(r, "library"),
@@ -114,7 +114,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.
 		if r.Present {
 			p.Tally, p.Scenarios = tally(r), scenarioTally(r)
 		}
-		count := map[suite.Verdict]int{}
+		count := map[result.Verdict]int{}
 		for _, v := range r.Cells {
 			count[v]++
 			total[v]++
@@ -141,7 +141,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.
 		prev = group
 		for _, r := range results {
 			c := htmlCellFor(r, e)
-			row.Problem = row.Problem || failing(suite.Verdict(c.Verdict))
+			row.Problem = row.Problem || failing(result.Verdict(c.Verdict))
 			row.Cells = append(row.Cells, c)
 		}
 		d.Rows = append(d.Rows, row)
@@ -156,7 +156,7 @@ func HTML(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.
 
 // htmlCellFor gathers one cell's verdict and evidence: red scenarios first (marked new, or
 // changed when listed), then failures, then the rest.
-func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
+func htmlCellFor(r *result.PortResult, e [2]string) htmlCell {
 	v := verdictOf(r, e[0])
 	c := htmlCell{ID: e[0], Title: e[1], Port: r.Port, Verdict: string(v), Glyph: glyph[v], Anchor: "ev-" + r.Port + "-" + e[0],
 		Why: why(r, e[0], v, func(int) bool { return false }), Replay: replay(r.Port, e[0])}
@@ -176,9 +176,9 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 		switch {
 		case judgedAt(r, i).Verdict.Red():
 			return 0
-		case r.Scenarios[i].Status == steps.StatusFail:
+		case r.Scenarios[i].Status == result.StatusFail:
 			return 1
-		case r.Scenarios[i].Status == steps.StatusUnsupported:
+		case r.Scenarios[i].Status == result.StatusUnsupported:
 			return 2
 		}
 		return 3
@@ -191,7 +191,7 @@ func htmlCellFor(r *suite.PortResult, e [2]string) htmlCell {
 }
 
 // htmlScenarioFor is one scenario's evidence, with its note and, when red, its mark.
-func htmlScenarioFor(r *suite.PortResult, i int) htmlScenario {
+func htmlScenarioFor(r *result.PortResult, i int) htmlScenario {
 	o, j := r.Scenarios[i], judgedAt(r, i)
 	s := htmlScenario{Name: o.Scenario, Feature: feature(o), Status: string(o.Status), Verdict: string(j.Verdict), Note: j.Note,
 		Message: messageLines(o.Message), Elapsed: o.Elapsed.Round(time.Millisecond).String(), Stderr: o.Stderr, Tags: o.Tags,
@@ -202,7 +202,7 @@ func htmlScenarioFor(r *suite.PortResult, i int) htmlScenario {
 			s.Mark = "changed"
 		}
 	}
-	if l := o.Limits(); l != "" && o.Status != steps.StatusPass {
+	if l := timing.LimitsNote(o.Quick, o.Retried); l != "" && o.Status != result.StatusPass {
 		s.Message = append(s.Message, htmlLine{Text: l})
 	}
 	for k, b := range o.Bodies {

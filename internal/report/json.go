@@ -5,8 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // ResultsVersion is the results.json layout's version, the one schema/results.schema.json pins.
@@ -110,7 +109,7 @@ type AttemptResult struct {
 
 // NewResults builds the results.json document; empty lists and maps are present, never null.
 // The optional versions are the run's suite.SuiteVersions.
-func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Versions) Results {
+func NewResults(cat [][2]string, results []*result.PortResult, v ...result.Versions) Results {
 	doc := Results{Version: ResultsVersion, Generated: now().UTC().Format(time.RFC3339),
 		Interrupted: stopped(results), Catalogue: []CatalogueEntry{}, Ports: []PortResults{}}
 	if len(v) > 0 {
@@ -145,9 +144,9 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 				Message: o.Message, ElapsedMs: o.Elapsed.Milliseconds(),
 				Bodies: append([]map[string]any{}, o.Bodies...), Stderr: o.Stderr, Quick: o.Quick, Retried: o.Retried}
 			if s.Verdict == "" {
-				s.Verdict = string(suite.Pass)
-				if o.Status != steps.StatusPass {
-					s.Verdict = string(suite.Fail)
+				s.Verdict = string(result.Pass)
+				if o.Status != result.StatusPass {
+					s.Verdict = string(result.Fail)
 				}
 			}
 			for _, a := range o.Attempts {
@@ -166,7 +165,7 @@ func NewResults(cat [][2]string, results []*suite.PortResult, v ...suite.Version
 }
 
 // JSON writes the results.json document (see schema/results.schema.json), indented.
-func JSON(w io.Writer, cat [][2]string, results []*suite.PortResult, v ...suite.Versions) error {
+func JSON(w io.Writer, cat [][2]string, results []*result.PortResult, v ...result.Versions) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

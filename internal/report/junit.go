@@ -6,8 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // junitSuites is the document root; it holds the one port's testsuite.
@@ -62,7 +61,7 @@ type junitProblem struct {
 // like, when given, is a result that ran: a port that did not run gets one testcase for each
 // of its scenarios, named the same, so a CI's test history keeps its names whether or not the
 // port was there.
-func JUnit(w io.Writer, result *suite.PortResult, like ...*suite.PortResult) error {
+func JUnit(w io.Writer, result *result.PortResult, like ...*result.PortResult) error {
 	// classname is the feature file's base name; a failure carries the assertion, unsupported is
 	// skipped, the adapter's stderr tail is system-err. A known failure is skipped and an
 	// unexpected pass fails, so the XML agrees with the run's exit code. A port that is not
@@ -144,7 +143,7 @@ func JUnit(w io.Writer, result *suite.PortResult, like ...*suite.PortResult) err
 
 // junitName is a scenario's testcase name: its catalogue IDs, title and, for an outline, the
 // example row (two rows of one outline may share a title).
-func junitName(r *suite.PortResult, o steps.Outcome) string {
+func junitName(r *result.PortResult, o result.Outcome) string {
 	name := o.Scenario
 	if ids := catalogueTags(r, o); len(ids) > 0 {
 		name = "[" + strings.Join(ids, " ") + "] " + name
@@ -156,33 +155,33 @@ func junitName(r *suite.PortResult, o steps.Outcome) string {
 }
 
 // junitScenario turns one scenario into its testcase.
-func junitScenario(r *suite.PortResult, o steps.Outcome) junitCase {
+func junitScenario(r *result.PortResult, o result.Outcome) junitCase {
 	c := junitCase{Name: junitName(r, o), Classname: feature(o), Time: seconds(o.Elapsed.Seconds()), SystemErr: o.Stderr}
 	// The scenario's own verdict decides: known is skipped (with its entry), every other
 	// non-pass verdict fails or errors, so the XML agrees with the run's exit code.
 	j := judged(r, o)
 	switch j.Verdict {
-	case suite.Pass:
-	case suite.KnownFailure:
+	case result.Pass:
+	case result.KnownFailure:
 		c.Skipped = &junitProblem{Message: "known failure: " + oneLine(o.Message), Text: j.Note + "\n\n" + o.Message}
-	case suite.Advice:
+	case result.Advice:
 		c.Skipped = &junitProblem{Message: "advice (a recommended rule, never a failure): " + oneLine(o.Message), Text: j.Note + "\n\n" + o.Message}
-	case suite.Flaky, suite.Inconclusive:
+	case result.Flaky, result.Inconclusive:
 		p := &junitProblem{Message: string(j.Verdict) + ": " + oneLine(j.Note), Type: string(j.Verdict), Text: j.Note + "\n\n" + o.Message}
 		if r.Strict {
 			c.Failure = p
 		} else {
 			c.Skipped = p
 		}
-	case suite.UnexpectedPass:
+	case result.UnexpectedPass:
 		c.Failure = &junitProblem{Message: "unexpected pass", Type: "unexpected pass", Text: j.Note}
-	case suite.KnownDifferent:
+	case result.KnownDifferent:
 		c.Failure = &junitProblem{Message: "known, different evidence: " + oneLine(o.Message), Type: "known, different evidence",
 			Text: j.Note + "\n\n" + o.Message}
-	case suite.Unsupported:
+	case result.Unsupported:
 		c.Failure = &junitProblem{Message: "unsupported (not listed in the expectations): " + oneLine(o.Message),
 			Type: "unsupported", Text: o.Message}
-	case suite.Interrupted, suite.Unresponsive:
+	case result.Interrupted, result.Unresponsive:
 		c.Error = &junitProblem{Message: string(j.Verdict) + ": " + oneLine(o.Message), Type: string(j.Verdict), Text: o.Message}
 	default:
 		c.Failure = &junitProblem{Message: oneLine(o.Message), Type: "assertion", Text: o.Message}

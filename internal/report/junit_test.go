@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // parsedSuites mirrors the JUnit document for reading it back.
@@ -147,7 +147,7 @@ func TestJUnitControlCharacters(t *testing.T) {
 // does not break when a port appears; and no two testcases of a port share a name.
 func TestJUnitNamesDoNotDependOnPresence(t *testing.T) {
 	results := richRun()
-	var present, absent *suite.PortResult
+	var present, absent *result.PortResult
 	for _, r := range results {
 		switch r.Port {
 		case "go":
@@ -156,7 +156,7 @@ func TestJUnitNamesDoNotDependOnPresence(t *testing.T) {
 			absent = r
 		}
 	}
-	names := func(r *suite.PortResult) []string {
+	names := func(r *result.PortResult) []string {
 		var buf bytes.Buffer
 		if err := JUnit(&buf, r, present); err != nil {
 			t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // GitHub caps a step summary at 1 MiB, so one assertion or stderr tail may only take this much
@@ -19,7 +20,7 @@ const (
 
 // Markdown writes the run for $GITHUB_STEP_SUMMARY: ID x port table, port lines, failures
 // (what is red in full, then one line per known failure, or its evidence too when verbose).
-func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose bool, v ...suite.Versions) error {
+func Markdown(w io.Writer, cat [][2]string, results []*result.PortResult, verbose bool, v ...result.Versions) error {
 	// A failure in full is one <details> block per cell, the assertion in a code block.
 	b := bufio.NewWriter(w)
 	fmt.Fprintln(b, "## toolnexus conformance")
@@ -43,7 +44,7 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose
 		fmt.Fprintf(b, "| %s | %s |", e[0], mdCell(e[1]))
 		for _, r := range results {
 			v := verdictOf(r, e[0])
-			if v == suite.NotPresent {
+			if v == result.NotPresent {
 				// The glyph alone: the column says why below, and absent ports must not take
 				// the table's width from the ones that ran.
 				fmt.Fprintf(b, " %s |", symbol[v])
@@ -59,9 +60,9 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose
 	fmt.Fprintln(b)
 	for _, r := range results {
 		if !r.Present {
-			v := suite.NotPresent
+			v := result.NotPresent
 			if r.Broken {
-				v = suite.Broken
+				v = result.Broken
 			}
 			fmt.Fprintf(b, "- **%s** %s %s\n", r.Port, symbol[v], mdInline(absence(r)))
 			continue
@@ -88,7 +89,7 @@ func Markdown(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose
 
 // mdFailure writes one failing cell's <details> block with the evidence of the scenarios
 // keep accepts.
-func mdFailure(b io.Writer, r *suite.PortResult, e [2]string, v suite.Verdict, keep func(i int) bool) {
+func mdFailure(b io.Writer, r *result.PortResult, e [2]string, v result.Verdict, keep func(i int) bool) {
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> · <b>%s</b> %s: %s</summary>\n\n",
 		symbol[v], html.EscapeString(r.Port), html.EscapeString(e[0]), html.EscapeString(string(v)), html.EscapeString(e[1]))
 	if s := why(r, e[0], v, keep); s != "" {
@@ -106,7 +107,7 @@ func mdFailure(b io.Writer, r *suite.PortResult, e [2]string, v suite.Verdict, k
 			}
 		}
 		fmt.Fprint(b, fence(clip(o.Message, mdMaxMessage, false), lang(o.Message)))
-		if l := o.Limits(); l != "" {
+		if l := timing.LimitsNote(o.Quick, o.Retried); l != "" {
 			fmt.Fprintf(b, "%s\n\n", mdInline(l))
 		}
 		if o.Stderr != "" {

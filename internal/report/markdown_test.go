@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 func TestMarkdown(t *testing.T) {
@@ -32,7 +32,7 @@ func TestMarkdown(t *testing.T) {
 		"**3 new or changed:** ❌ go G1.2 fail, ➖ go A4.1 unsupported, ❗ js X.1 unexpected pass\n",
 		"<details><summary>❗ <b>js</b> · <b>X.1</b> unexpected pass:",
 		"#### 1 known failure\n",
-		"- **js** params reach the body on every path — anthropic bodies carry \"system\": \"\" `" + suite.Fingerprint(jsFailure) + "`\n",
+		"- **js** params reach the body on every path — anthropic bodies carry \"system\": \"\" `" + result.Fingerprint(jsFailure) + "`\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)

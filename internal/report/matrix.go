@@ -6,19 +6,19 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
-var short = map[suite.Verdict]string{
-	suite.Pass: "pass", suite.Fail: "FAIL", suite.Unsupported: "UNSUP", suite.NotPresent: "n/p",
-	suite.KnownFailure: "known", suite.UnexpectedPass: "UNEXP", suite.KnownDifferent: "KNDIFF",
-	suite.Broken: "BROKEN", suite.Interrupted: "INTR", suite.Unresponsive: "UNRESP", "": "-",
-	suite.Advice: "advice", suite.Flaky: "FLAKY", suite.Inconclusive: "inconcl",
+var short = map[result.Verdict]string{
+	result.Pass: "pass", result.Fail: "FAIL", result.Unsupported: "UNSUP", result.NotPresent: "n/p",
+	result.KnownFailure: "known", result.UnexpectedPass: "UNEXP", result.KnownDifferent: "KNDIFF",
+	result.Broken: "BROKEN", result.Interrupted: "INTR", result.Unresponsive: "UNRESP", "": "-",
+	result.Advice: "advice", result.Flaky: "FLAKY", result.Inconclusive: "inconcl",
 }
 
 // Matrix writes the catalogue ID x port grid, then the evidence of what is red, then the
 // known failures (one line each unless verbose), then one summary line per port.
-func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color, verbose bool) {
+func Matrix(w io.Writer, ids []string, results []*result.PortResult, color, verbose bool) {
 	if why := stopped(results); why != "" {
 		fmt.Fprintf(w, "\nRUN STOPPED (%s): scenarios after the stop are \"not run\"; this is not a verdict\n", why)
 	}
@@ -53,23 +53,23 @@ func Matrix(w io.Writer, ids []string, results []*suite.PortResult, color, verbo
 	}
 }
 
-func paint(s string, verdict suite.Verdict, color bool) string {
+func paint(s string, verdict result.Verdict, color bool) string {
 	if !color {
 		return s
 	}
 	code := "31"
 	switch {
-	case verdict == suite.Pass:
+	case verdict == result.Pass:
 		code = "32"
-	case verdict == suite.KnownFailure:
+	case verdict == result.KnownFailure:
 		code = "33"
-	case verdict == suite.Advice:
+	case verdict == result.Advice:
 		code = "36" // advice has its own colour: never red, never the pass green
-	case verdict == suite.Flaky:
+	case verdict == result.Flaky:
 		code = "35"
-	case verdict == suite.Inconclusive:
+	case verdict == result.Inconclusive:
 		code = "34"
-	case verdict == suite.NotPresent || verdict == "":
+	case verdict == result.NotPresent || verdict == "":
 		code = "90"
 	}
 	if code == "" {

@@ -6,12 +6,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // mdFailures writes the red cells in full under a line that names them, then the known
 // failures: one line each, or their cells in full when verbose.
-func mdFailures(w io.Writer, cat [][2]string, results []*suite.PortResult, verbose bool) {
+func mdFailures(w io.Writer, cat [][2]string, results []*result.PortResult, verbose bool) {
 	var red strings.Builder
 	var names []string
 	for _, r := range results {
@@ -71,7 +71,7 @@ func mdFailures(w io.Writer, cat [][2]string, results []*suite.PortResult, verbo
 }
 
 // hasKnown reports whether one of r's scenarios tagged id is a known failure.
-func hasKnown(r *suite.PortResult, id string) bool {
+func hasKnown(r *result.PortResult, id string) bool {
 	for i, o := range r.Scenarios {
 		if hasTag(o.Tags, id) && knownScenario(r, i) {
 			return true
@@ -82,13 +82,13 @@ func hasKnown(r *suite.PortResult, id string) bool {
 
 // mdAbsent writes one block for an implementation that did not run and fails the run
 // (broken, interrupted, required): one, not one per catalogue ID. It returns its name.
-func mdAbsent(w io.Writer, r *suite.PortResult) string {
-	v := suite.NotPresent
+func mdAbsent(w io.Writer, r *result.PortResult) string {
+	v := result.NotPresent
 	switch {
 	case r.Broken:
-		v = suite.Broken
+		v = result.Broken
 	case r.Interrupted != "":
-		v = suite.Interrupted
+		v = result.Interrupted
 	}
 	fmt.Fprintf(w, "<details><summary>%s <b>%s</b> %s</summary>\n\n", symbol[v], html.EscapeString(r.Port), html.EscapeString(absence(r)))
 	if r.LogTail != "" {

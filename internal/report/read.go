@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // ReadResults reads a results.json document written by JSON.
@@ -40,25 +39,25 @@ func (d Results) CatalogueOf() [][2]string {
 
 // PortResult turns one port of a results.json back into the run's result, so every report can
 // be rendered again from it (NewResults's inverse: keep the two in step when adding a field).
-func (p PortResults) PortResult() *suite.PortResult {
-	r := &suite.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
+func (p PortResults) PortResult() *result.PortResult {
+	r := &result.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
 		Reason: p.Reason, LogTail: p.LogTail, HarnessErr: p.HarnessError, Interrupted: p.Interrupted,
-		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]suite.Verdict{},
-		Expectations: &suite.Expectations{}}
+		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]result.Verdict{},
+		Expectations: &result.Expectations{}}
 	if p.Present {
 		r.Identity = map[string]any{"library": p.Library, "version": p.Version, "runtime": p.Runtime}
 	}
 	for k, v := range p.Cells {
-		r.Cells[k] = suite.Verdict(v)
+		r.Cells[k] = result.Verdict(v)
 	}
 	for _, x := range p.Expectations {
 		feature, name, _ := strings.Cut(x.Scenario, ": ")
-		r.Expectations.Entries = append(r.Expectations.Entries, &suite.Entry{
-			Key:    suite.Key{ID: x.ID, Feature: feature, Name: name, Row: x.Row},
-			Status: steps.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line})
+		r.Expectations.Entries = append(r.Expectations.Entries, &result.Entry{
+			Key:    result.Key{ID: x.ID, Feature: feature, Name: name, Row: x.Row},
+			Status: result.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line})
 	}
 	for i, s := range p.Scenarios {
-		o := steps.Outcome{Scenario: s.Name, URI: s.URI, Tags: append([]string(nil), s.Tags...), Status: steps.Status(s.Status),
+		o := result.Outcome{Scenario: s.Name, URI: s.URI, Tags: append([]string(nil), s.Tags...), Status: result.Status(s.Status),
 			Message: s.Message, Elapsed: time.Duration(s.ElapsedMs) * time.Millisecond, Stderr: s.Stderr,
 			Quick: s.Quick, Retried: s.Retried,
 			// The document keeps no gherkin node ids; any id unique to the scenario lets the
@@ -68,23 +67,23 @@ func (p PortResults) PortResult() *suite.PortResult {
 			o.Bodies = append(o.Bodies, b)
 		}
 		for _, a := range s.Attempts {
-			o.Attempts = append(o.Attempts, steps.Attempt{Status: steps.Status(a.Status), Message: a.Message,
+			o.Attempts = append(o.Attempts, result.Attempt{Status: result.Status(a.Status), Message: a.Message,
 				Elapsed: time.Duration(a.ElapsedMs) * time.Millisecond})
 		}
 		r.Scenarios = append(r.Scenarios, o)
-		key := suite.Key{ID: s.ID, Feature: filepath.Base(s.URI), Name: s.Name, Row: s.Row}
-		r.Judged = append(r.Judged, suite.Judged{Key: key, Status: o.Status, Verdict: suite.Verdict(s.Verdict),
-			Level: suite.Level(s.Level), Source: s.Source, Attempts: o.Attempts,
+		key := result.Key{ID: s.ID, Feature: filepath.Base(s.URI), Name: s.Name, Row: s.Row}
+		r.Judged = append(r.Judged, result.Judged{Key: key, Status: o.Status, Verdict: result.Verdict(s.Verdict),
+			Level: result.Level(s.Level), Source: s.Source, Attempts: o.Attempts,
 			Fingerprint: s.Fingerprint, Evidence: evidenceOf(o), Entry: r.Expectations.Find(key), Note: s.Note})
 	}
 	return r
 }
 
 // evidenceOf is what judging put in Judged.Evidence: none for a pass, interrupt or breaker.
-func evidenceOf(o steps.Outcome) string {
+func evidenceOf(o result.Outcome) string {
 	switch o.Status {
-	case steps.StatusPass, steps.StatusInterrupted, steps.StatusUnresponsive:
+	case result.StatusPass, result.StatusInterrupted, result.StatusUnresponsive:
 		return ""
 	}
-	return suite.Evidence(o.Message)
+	return result.Evidence(o.Message)
 }

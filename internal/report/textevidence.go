@@ -5,15 +5,15 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // textEvidence writes what is red in full under a heading that counts it, then the known
 // failures: one line each, or in full when verbose.
-func textEvidence(w io.Writer, results []*suite.PortResult, color, verbose bool) {
+func textEvidence(w io.Writer, results []*result.PortResult, color, verbose bool) {
 	var red strings.Builder
-	count := map[suite.Verdict]int{}
+	count := map[result.Verdict]int{}
 	for _, r := range results {
 		textPortState(&red, r, count)
 		for i := range r.Scenarios {
@@ -30,11 +30,11 @@ func textEvidence(w io.Writer, results []*suite.PortResult, color, verbose bool)
 	}
 	switch {
 	case n > 0:
-		fmt.Fprintf(w, "\n%s\n", paint(fmt.Sprintf("%d new or changed: %s", n, redTally(count)), suite.Fail, color))
+		fmt.Fprintf(w, "\n%s\n", paint(fmt.Sprintf("%d new or changed: %s", n, redTally(count)), result.Fail, color))
 	case known > 0:
-		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed: every failure is a known one", suite.Pass, color))
+		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed: every failure is a known one", result.Pass, color))
 	default:
-		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed", suite.Pass, color))
+		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed", result.Pass, color))
 	}
 	io.WriteString(w, red.String())
 	if known == 0 {
@@ -62,22 +62,22 @@ func textEvidence(w io.Writer, results []*suite.PortResult, color, verbose bool)
 
 // textPortState writes what is red about an implementation as a whole: broken, absent though
 // required, a harness error, scenarios the breaker or an interrupt kept from running.
-func textPortState(w io.Writer, r *suite.PortResult, count map[suite.Verdict]int) {
+func textPortState(w io.Writer, r *result.PortResult, count map[result.Verdict]int) {
 	switch {
 	case r.Broken:
-		count[suite.Broken]++
+		count[result.Broken]++
 		fmt.Fprintf(w, "\n--- %s: BROKEN: %s\n", r.Port, r.Reason)
 		if r.LogTail != "" {
 			fmt.Fprintf(w, "    log tail:\n%s\n", indent(r.LogTail))
 		}
 		return
 	case !r.Present && r.Interrupted != "":
-		count[suite.Interrupted]++
+		count[result.Interrupted]++
 		fmt.Fprintf(w, "\n--- %s: not run: %s\n", r.Port, r.Interrupted)
 		return
 	case !r.Present:
 		if r.Unexpected() > 0 {
-			count[suite.NotPresent]++
+			count[result.NotPresent]++
 			fmt.Fprintf(w, "\n--- %s: %s\n", r.Port, absence(r))
 		}
 		return
@@ -86,18 +86,18 @@ func textPortState(w io.Writer, r *suite.PortResult, count map[suite.Verdict]int
 		count["harness error"]++
 		fmt.Fprintf(w, "\n--- %s: harness error: %s\n", r.Port, r.HarnessErr)
 	}
-	notRun := map[steps.Status]int{}
+	notRun := map[result.Status]int{}
 	for i, o := range r.Scenarios {
 		if notRunStatus(o) && judgedAt(r, i).Verdict.Red() {
 			notRun[o.Status]++
 		}
 	}
 	for _, s := range []struct {
-		status     steps.Status
-		v          suite.Verdict
+		status     result.Status
+		v          result.Verdict
 		state, why string
-	}{{steps.StatusUnresponsive, suite.Unresponsive, "adapter unresponsive", r.Unresponsive},
-		{steps.StatusInterrupted, suite.Interrupted, "interrupted", r.Interrupted}} {
+	}{{result.StatusUnresponsive, result.Unresponsive, "adapter unresponsive", r.Unresponsive},
+		{result.StatusInterrupted, result.Interrupted, "interrupted", r.Interrupted}} {
 		n := notRun[s.status]
 		if n == 0 && s.why == "" {
 			continue
@@ -115,7 +115,7 @@ func textPortState(w io.Writer, r *suite.PortResult, count map[suite.Verdict]int
 }
 
 // textBlock is one scenario's full evidence: header, note, assertion, limits, stderr.
-func textBlock(w io.Writer, r *suite.PortResult, i int) {
+func textBlock(w io.Writer, r *result.PortResult, i int) {
 	o, j := r.Scenarios[i], judgedAt(r, i)
 	level := ""
 	if j.Level != "" {
@@ -134,7 +134,7 @@ func textBlock(w io.Writer, r *suite.PortResult, i int) {
 	if o.Message != "" {
 		fmt.Fprintf(w, "%s\n", indent(o.Message))
 	}
-	if l := o.Limits(); l != "" {
+	if l := timing.LimitsNote(o.Quick, o.Retried); l != "" {
 		fmt.Fprintf(w, "%s\n", indent(l))
 	}
 	if o.Stderr != "" {

@@ -6,51 +6,50 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // The text reports put what is new or changed (red) first, in full, and give each known
 // failure one line: a run's one new failure must not hide among a hundred known ones.
 
 // failed reports whether the scenario has failure evidence (an assertion or an unsupported op).
-func failed(o steps.Outcome) bool {
-	return o.Status == steps.StatusFail || o.Status == steps.StatusUnsupported
+func failed(o result.Outcome) bool {
+	return o.Status == result.StatusFail || o.Status == result.StatusUnsupported
 }
 
 // notRunStatus: the scenario never ran (interrupted, or the breaker gave up on the adapter);
 // the port's state says why, so these are counted per port, not shown one by one.
-func notRunStatus(o steps.Outcome) bool {
-	return o.Status == steps.StatusInterrupted || o.Status == steps.StatusUnresponsive
+func notRunStatus(o result.Outcome) bool {
+	return o.Status == result.StatusInterrupted || o.Status == result.StatusUnresponsive
 }
 
 // judgedAt is the verdict of r's i-th scenario; an unjudged failure counts as fail.
-func judgedAt(r *suite.PortResult, i int) suite.Judged {
+func judgedAt(r *result.PortResult, i int) result.Judged {
 	if i < len(r.Judged) && r.Judged[i].Verdict != "" {
 		return r.Judged[i]
 	}
-	j := suite.Judged{Status: r.Scenarios[i].Status, Verdict: suite.Pass}
+	j := result.Judged{Status: r.Scenarios[i].Status, Verdict: result.Pass}
 	if failed(r.Scenarios[i]) {
-		j.Verdict = suite.Fail
+		j.Verdict = result.Fail
 	}
 	return j
 }
 
 // redScenario: a red verdict on a scenario that ran, shown in full; a flaky one too, with
 // every attempt's evidence, so a flip is never hidden among the known failures.
-func redScenario(r *suite.PortResult, i int) bool {
+func redScenario(r *result.PortResult, i int) bool {
 	v := judgedAt(r, i).Verdict
-	return (v.Red() || v == suite.Flaky) && !notRunStatus(r.Scenarios[i])
+	return (v.Red() || v == result.Flaky) && !notRunStatus(r.Scenarios[i])
 }
 
 // knownScenario: a failure whose verdict is not red (a known failure), one line by default.
-func knownScenario(r *suite.PortResult, i int) bool {
+func knownScenario(r *result.PortResult, i int) bool {
 	return failed(r.Scenarios[i]) && !redScenario(r, i) && !judgedAt(r, i).Verdict.Red()
 }
 
 // countKnown is how many known scenarios the results hold.
-func countKnown(results []*suite.PortResult) int {
+func countKnown(results []*result.PortResult) int {
 	n := 0
 	for _, r := range results {
 		for i := range r.Scenarios {
@@ -64,7 +63,7 @@ func countKnown(results []*suite.PortResult) int {
 
 // knownParts is a known failure's scenario (with its outline row), why it is listed and its
 // fingerprint, each on one line.
-func knownParts(r *suite.PortResult, i int) (scenario, reason, fp string) {
+func knownParts(r *result.PortResult, i int) (scenario, reason, fp string) {
 	j := judgedAt(r, i)
 	scenario = r.Scenarios[i].Scenario
 	if j.Key.Row != "" {
@@ -78,15 +77,15 @@ func knownParts(r *suite.PortResult, i int) (scenario, reason, fp string) {
 	default:
 		reason = j.Evidence
 	}
-	if j.Verdict != suite.KnownFailure {
+	if j.Verdict != result.KnownFailure {
 		reason = string(j.Verdict) + ": " + reason
 	}
 	return safetext.Line(scenario), safetext.Line(reason), j.Fingerprint
 }
 
 // redTally counts red verdicts as "1 fail, 2 unexpected pass": tally order, then any others.
-func redTally(count map[suite.Verdict]int) string {
-	order := append([]suite.Verdict(nil), verdicts...)
+func redTally(count map[result.Verdict]int) string {
+	order := append([]result.Verdict(nil), verdicts...)
 	for _, v := range slices.Sorted(maps.Keys(count)) {
 		if !slices.Contains(order, v) {
 			order = append(order, v)
@@ -110,4 +109,4 @@ func plural(n int, one, many string) string {
 }
 
 // redCell: a catalogue cell that fails the run (NotRun is the report's own and never red).
-func redCell(v suite.Verdict) bool { return v != NotRun && v.Red() }
+func redCell(v result.Verdict) bool { return v != NotRun && v.Red() }

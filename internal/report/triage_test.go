@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // known is one of triageRun's known failures as a report must name it.
@@ -20,13 +20,13 @@ var triageKnown = []known{
 
 const newName = "reserved keys are stripped from the body"
 
-func matrixText(results []*suite.PortResult, verbose bool) string {
+func matrixText(results []*result.PortResult, verbose bool) string {
 	var buf bytes.Buffer
 	Matrix(&buf, []string{"G1.1", "G1.2", "A4.1", "X.1"}, results, false, verbose)
 	return buf.String()
 }
 
-func markdownText(t *testing.T, results []*suite.PortResult, verbose bool) string {
+func markdownText(t *testing.T, results []*result.PortResult, verbose bool) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Markdown(&buf, testCatalogue, results, verbose); err != nil {
@@ -62,7 +62,7 @@ func checkTriage(t *testing.T, format, out string, redAt int) {
 			t.Errorf("%s: %q is on %d lines, want one:\n%s", format, k.name, len(lines), out)
 			continue
 		}
-		for _, want := range []string{"node", k.row, k.reason, suite.Fingerprint(k.msg)} {
+		for _, want := range []string{"node", k.row, k.reason, result.Fingerprint(k.msg)} {
 			if !strings.Contains(lines[0], want) {
 				t.Errorf("%s: the line for %q lacks %q: %s", format, k.name, want, lines[0])
 			}
@@ -179,7 +179,7 @@ func TestHTMLMarksChanged(t *testing.T) {
 
 // What is red about an implementation as a whole counts too: with it nothing is "nothing new".
 func TestMatrixCountsPortStates(t *testing.T) {
-	absent := []*suite.PortResult{
+	absent := []*result.PortResult{
 		{Port: "java", Broken: true, Reason: "prepare failed (exit 1)", LogTail: "[ERROR] javac"},
 		{Port: "csharp", Required: true, Reason: "no dotnet on PATH"},
 		{Port: "js", Reason: "node is not on PATH"}}

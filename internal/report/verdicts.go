@@ -7,27 +7,26 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // NotRun is how a report shows an ID a present implementation did not select; it is never a
 // verdict.
-const NotRun suite.Verdict = "not run"
+const NotRun result.Verdict = "not run"
 
 // verdicts lists every verdict in the order tallies print them.
-var verdicts = suite.Verdicts
+var verdicts = result.Verdicts
 
 // symbol is the glyph the Markdown table shows before each verdict's word.
-var symbol = map[suite.Verdict]string{
-	suite.Pass: "✅", suite.Fail: "❌", suite.UnexpectedPass: "❗", suite.KnownFailure: "⚠️",
-	suite.KnownDifferent: "‼️", suite.Unsupported: "➖", suite.NotPresent: "⬜", suite.Broken: "💥",
-	suite.Advice: "💡", suite.Flaky: "🔀", suite.Inconclusive: "❔",
-	suite.Interrupted: "⏹️", suite.Unresponsive: "⏳", NotRun: "·",
+var symbol = map[result.Verdict]string{
+	result.Pass: "✅", result.Fail: "❌", result.UnexpectedPass: "❗", result.KnownFailure: "⚠️",
+	result.KnownDifferent: "‼️", result.Unsupported: "➖", result.NotPresent: "⬜", result.Broken: "💥",
+	result.Advice: "💡", result.Flaky: "🔀", result.Inconclusive: "❔",
+	result.Interrupted: "⏹️", result.Unresponsive: "⏳", NotRun: "·",
 }
 
 // verdictOf is a port's verdict for one ID, NotRun when it has none.
-func verdictOf(r *suite.PortResult, id string) suite.Verdict {
+func verdictOf(r *result.PortResult, id string) result.Verdict {
 	if v := r.Cells[id]; v != "" {
 		return v
 	}
@@ -36,13 +35,13 @@ func verdictOf(r *suite.PortResult, id string) suite.Verdict {
 
 // failing reports whether a verdict is one a reader must look at: the failures, the expected
 // ones and the passes that should have been failures.
-func failing(v suite.Verdict) bool {
-	return v != suite.NotPresent && v != NotRun && (v.Red() || v == suite.KnownFailure)
+func failing(v result.Verdict) bool {
+	return v != result.NotPresent && v != NotRun && (v.Red() || v == result.KnownFailure)
 }
 
 // shownIDs is the catalogue rows worth a line: those some present port ran, or every row when
 // no port is present (so a run with nothing present still shows the whole catalogue).
-func shownIDs(cat [][2]string, results []*suite.PortResult) [][2]string {
+func shownIDs(cat [][2]string, results []*result.PortResult) [][2]string {
 	anyPresent := false
 	for _, r := range results {
 		anyPresent = anyPresent || r.Present
@@ -63,7 +62,7 @@ func shownIDs(cat [][2]string, results []*suite.PortResult) [][2]string {
 }
 
 // identity reads one hello field ("library", "version", "runtime") as a string.
-func identity(r *suite.PortResult, key string) string {
+func identity(r *result.PortResult, key string) string {
 	v, ok := r.Identity[key]
 	if !ok || v == nil {
 		return ""
@@ -75,7 +74,7 @@ func identity(r *suite.PortResult, key string) string {
 }
 
 // describe is the port's identity on one line: "toolnexus 1.2.0 on go1.26", or why it is absent.
-func describe(r *suite.PortResult) string {
+func describe(r *result.PortResult) string {
 	if !r.Present {
 		return absence(r)
 	}
@@ -90,8 +89,8 @@ func describe(r *suite.PortResult) string {
 }
 
 // tally counts a port's verdicts as "12 pass, 1 fail", in the order of verdicts.
-func tally(r *suite.PortResult) string {
-	count := map[suite.Verdict]int{}
+func tally(r *result.PortResult) string {
+	count := map[result.Verdict]int{}
 	for _, v := range r.Cells {
 		count[v]++
 	}
@@ -108,12 +107,12 @@ func tally(r *suite.PortResult) string {
 }
 
 // scenarioTally counts a port's scenarios by status.
-func scenarioTally(r *suite.PortResult) string {
+func scenarioTally(r *result.PortResult) string {
 	return fmt.Sprintf("%d scenarios: %s", len(r.Scenarios), r.ScenarioTally())
 }
 
 // absence says why an implementation has no scenarios: broken, stopped or not present.
-func absence(r *suite.PortResult) string {
+func absence(r *result.PortResult) string {
 	switch {
 	case r.Broken:
 		return "broken: " + r.Reason
@@ -126,7 +125,7 @@ func absence(r *suite.PortResult) string {
 }
 
 // stopped is the cause when the run was interrupted or cut by its timeout, else "".
-func stopped(results []*suite.PortResult) string {
+func stopped(results []*result.PortResult) string {
 	for _, r := range results {
 		if r.Interrupted != "" {
 			return r.Interrupted
@@ -136,14 +135,14 @@ func stopped(results []*suite.PortResult) string {
 }
 
 // judged is the verdict of the i-th scenario of r.
-func judged(r *suite.PortResult, o steps.Outcome) suite.Judged {
+func judged(r *result.PortResult, o result.Outcome) result.Judged {
 	for i := range r.Scenarios {
 		if i < len(r.Judged) && r.Scenarios[i].Scenario == o.Scenario && sameIDs(r.Scenarios[i].AstNodeIDs, o.AstNodeIDs) &&
 			r.Scenarios[i].URI == o.URI {
 			return r.Judged[i]
 		}
 	}
-	return suite.Judged{Status: o.Status}
+	return result.Judged{Status: o.Status}
 }
 
 func sameIDs(a, b []string) bool {
@@ -151,7 +150,7 @@ func sameIDs(a, b []string) bool {
 }
 
 // feature is the base name of a scenario's feature file without its extension.
-func feature(o steps.Outcome) string {
+func feature(o result.Outcome) string {
 	if o.URI == "" {
 		return "unknown"
 	}
@@ -159,19 +158,19 @@ func feature(o steps.Outcome) string {
 }
 
 // catalogueTags is the scenario's tags that name catalogue IDs the port was judged on, sorted.
-func catalogueTags(r *suite.PortResult, o steps.Outcome) []string {
+func catalogueTags(r *result.PortResult, o result.Outcome) []string {
 	var out []string
 	for _, t := range o.Tags {
 		if _, ok := r.Cells[t]; ok {
 			out = append(out, t)
 		}
 	}
-	return suite.SortedIDs(out)
+	return result.SortedIDs(out)
 }
 
 // runLine says how the run was made: harness version, wall time, command line ("" when the
 // caller gave none of it).
-func runLine(v ...suite.Versions) string {
+func runLine(v ...result.Versions) string {
 	if len(v) == 0 {
 		return ""
 	}
@@ -205,11 +204,11 @@ func replay(port, id string) string {
 // why explains a cell from the implementation's state or else from the notes of those of its
 // scenarios keep accepts (expectation entries: known, different evidence, unexpected pass),
 // one line per scenario.
-func why(r *suite.PortResult, id string, verdict suite.Verdict, keep func(i int) bool) string {
+func why(r *result.PortResult, id string, verdict result.Verdict, keep func(i int) bool) string {
 	switch verdict {
-	case suite.Broken, suite.NotPresent:
+	case result.Broken, result.NotPresent:
 		return absence(r)
-	case suite.Unresponsive:
+	case result.Unresponsive:
 		return "adapter unresponsive: " + r.Unresponsive
 	}
 	var lines []string
@@ -232,11 +231,11 @@ func hasTag(tags []string, id string) bool {
 }
 
 // sortedKeys is a map's keys in catalogue order.
-func sortedKeys(m map[string]suite.Verdict) []string {
+func sortedKeys(m map[string]result.Verdict) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return suite.SortedIDs(keys)
+	return result.SortedIDs(keys)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // MaxAttempts is how many times a scenario runs at most (SPEC.md §2 "Retries"): a red first
@@ -16,39 +16,39 @@ const MaxAttempts = 3
 // while the attempts are inconclusive, or while a required scenario's verdict would be red
 // (a new or different failure, an unexpected pass). A known failure, a pass and a
 // deterministic "unsupported" are final at once; a recommended failure is only advice.
-func retry(s Scenario, o steps.Outcome, e *Entry, attempts int) bool {
+func retry(s Scenario, o result.Outcome, e *result.Entry, attempts int) bool {
 	if attempts >= MaxAttempts {
 		return false
 	}
-	if o.Status == steps.StatusInconclusive {
+	if o.Status == result.StatusInconclusive {
 		return true
 	}
-	if s.Level == Recommended || o.Status == steps.StatusUnsupported {
+	if s.Level == result.Recommended || o.Status == result.StatusUnsupported {
 		return false
 	}
 	switch judgeOne(s.Key, o, e).Verdict {
-	case Fail, KnownDifferent, UnexpectedPass:
+	case result.Fail, result.KnownDifferent, result.UnexpectedPass:
 		return true
 	}
 	return false
 }
 
 // judge is one scenario's verdict: over its attempts, then by its level.
-func judge(s Scenario, o steps.Outcome, e *Entry) Judged {
+func judge(s Scenario, o result.Outcome, e *result.Entry) result.Judged {
 	j := judgeAttempts(s.Key, o, e)
 	j.Level, j.Source = s.Level, s.SourceText()
-	if s.Level == Recommended {
+	if s.Level == result.Recommended {
 		switch j.Verdict {
-		case Fail, KnownDifferent, Unsupported, KnownFailure:
+		case result.Fail, result.KnownDifferent, result.Unsupported, result.KnownFailure:
 			// Our reading, not the ADR's: always shown as advice, in its own count (an
 			// entry only adds its reason), never the port's failure.
 			note := "recommended (" + string(j.Verdict) + ")"
 			if j.Note != "" {
 				note += ": " + j.Note
 			}
-			j.Verdict, j.Note = Advice, note
-		case UnexpectedPass:
-			j.Verdict = Pass // the advice was taken; the stale entry is only noted
+			j.Verdict, j.Note = result.Advice, note
+		case result.UnexpectedPass:
+			j.Verdict = result.Pass // the advice was taken; the stale entry is only noted
 		}
 	}
 	return j
@@ -59,18 +59,18 @@ func judge(s Scenario, o steps.Outcome, e *Entry) Judged {
 // attempts that all passed, or all failed, give that verdict (a failure that matches the
 // expectations in any attempt is that known failure); attempts that disagree are flaky,
 // unless the expectations list the scenario as flaky with this failure.
-func judgeAttempts(key Key, o steps.Outcome, e *Entry) Judged {
+func judgeAttempts(key result.Key, o result.Outcome, e *result.Entry) result.Judged {
 	if len(o.Attempts) == 0 {
 		return judgeOne(key, o, e)
 	}
-	var passed, failed []Judged
+	var passed, failed []result.Judged
 	for _, a := range o.Attempts {
 		oa := o
 		oa.Status, oa.Message = a.Status, a.Message
 		j := judgeOne(key, oa, e)
 		switch a.Status {
-		case steps.StatusInconclusive:
-		case steps.StatusPass:
+		case result.StatusInconclusive:
+		case result.StatusPass:
 			passed = append(passed, j)
 		default:
 			failed = append(failed, j)
@@ -89,7 +89,7 @@ func judgeAttempts(key Key, o steps.Outcome, e *Entry) Judged {
 	case len(passed) == 0:
 		j := failed[len(failed)-1]
 		for _, f := range failed {
-			if f.Verdict == KnownFailure {
+			if f.Verdict == result.KnownFailure {
 				j = f
 				break
 			}
@@ -100,15 +100,15 @@ func judgeAttempts(key Key, o steps.Outcome, e *Entry) Judged {
 		j := failed[len(failed)-1]
 		known := e != nil && e.Flaky != ""
 		for _, f := range failed {
-			known = known && f.Verdict == KnownFailure
+			known = known && f.Verdict == result.KnownFailure
 		}
 		j.Attempts = o.Attempts
 		if known {
-			j.Status, j.Verdict = steps.StatusPass, Pass
-			j.Note = "listed as flaky in " + e.where() + " (" + e.Flaky + "); " + attemptsNote(o.Attempts)
+			j.Status, j.Verdict = result.StatusPass, result.Pass
+			j.Note = "listed as flaky in " + e.Where() + " (" + e.Flaky + "); " + attemptsNote(o.Attempts)
 			return j
 		}
-		j.Verdict = Flaky
+		j.Verdict = result.Flaky
 		j.Note = fmt.Sprintf("flaky: %d of %d attempts passed, %d failed; %s", len(passed), n, len(failed), attemptsNote(o.Attempts))
 		return j
 	}
@@ -116,12 +116,12 @@ func judgeAttempts(key Key, o steps.Outcome, e *Entry) Judged {
 }
 
 // attemptsNote lists each attempt's status and, for a failure, its evidence.
-func attemptsNote(as []steps.Attempt) string {
+func attemptsNote(as []result.Attempt) string {
 	var parts []string
 	for i, a := range as {
 		p := fmt.Sprintf("attempt %d: %s", i+1, a.Status)
-		if a.Status != steps.StatusPass {
-			p += " (" + Evidence(a.Message) + ")"
+		if a.Status != result.StatusPass {
+			p += " (" + result.Evidence(a.Message) + ")"
 		}
 		parts = append(parts, p)
 	}

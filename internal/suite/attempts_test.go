@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // byID is the first declared scenario with that stable id.
@@ -23,7 +23,7 @@ func byID(t *testing.T, f *Features, id string) Scenario {
 	return Scenario{}
 }
 
-func withAttempts(o steps.Outcome, as ...steps.Attempt) steps.Outcome {
+func withAttempts(o result.Outcome, as ...result.Attempt) result.Outcome {
 	last := as[len(as)-1]
 	o.Status, o.Message, o.Attempts = last.Status, last.Message, as
 	return o
@@ -32,12 +32,12 @@ func withAttempts(o steps.Outcome, as ...steps.Attempt) steps.Outcome {
 func TestAttemptsThatDisagreeAreFlakyWithEveryText(t *testing.T) {
 	f := realFeatures(t)
 	s := g14(f, t, "openai", "run")
-	o := withAttempts(outcomeOf(s, steps.StatusPass, ""),
-		steps.Attempt{Status: steps.StatusFail, Message: "first attempt: the call returned after 2.6 s"},
-		steps.Attempt{Status: steps.StatusPass})
+	o := withAttempts(outcomeOf(s, result.StatusPass, ""),
+		result.Attempt{Status: result.StatusFail, Message: "first attempt: the call returned after 2.6 s"},
+		result.Attempt{Status: result.StatusPass})
 	r := judged(f, nil, o)
 	j := r.Judged[0]
-	if j.Verdict != Flaky || !strings.Contains(j.Note, "first attempt: the call returned after") ||
+	if j.Verdict != result.Flaky || !strings.Contains(j.Note, "first attempt: the call returned after") ||
 		!strings.Contains(j.Note, "attempt 2: pass") || len(j.Attempts) != 2 {
 		t.Fatalf("verdict %s, note %q, %d attempts; want flaky naming both attempts", j.Verdict, j.Note, len(j.Attempts))
 	}
@@ -53,15 +53,15 @@ func TestAttemptsThatDisagreeAreFlakyWithEveryText(t *testing.T) {
 func TestInconclusiveAttemptsAreSetAside(t *testing.T) {
 	f := realFeatures(t)
 	s := g14(f, t, "openai", "run")
-	inc := steps.Attempt{Status: steps.StatusInconclusive, Message: "inconclusive: the stdio server of \"x\" was never started"}
+	inc := result.Attempt{Status: result.StatusInconclusive, Message: "inconclusive: the stdio server of \"x\" was never started"}
 	// An inconclusive first attempt and a pass: a pass, not flaky, never the port's failure.
-	r := judged(f, nil, withAttempts(outcomeOf(s, steps.StatusPass, ""), inc, steps.Attempt{Status: steps.StatusPass}))
-	if j := r.Judged[0]; j.Verdict != Pass || r.Red() {
+	r := judged(f, nil, withAttempts(outcomeOf(s, result.StatusPass, ""), inc, result.Attempt{Status: result.StatusPass}))
+	if j := r.Judged[0]; j.Verdict != result.Pass || r.Red() {
 		t.Errorf("inconclusive then pass: %s (%s); want pass", j.Verdict, j.Note)
 	}
 	// Inconclusive every time: inconclusive, red only with --strict.
-	r = judged(f, nil, withAttempts(outcomeOf(s, steps.StatusPass, ""), inc, inc, inc))
-	if j := r.Judged[0]; j.Verdict != Inconclusive || r.Red() || r.Cells["G1.4"] != Inconclusive {
+	r = judged(f, nil, withAttempts(outcomeOf(s, result.StatusPass, ""), inc, inc, inc))
+	if j := r.Judged[0]; j.Verdict != result.Inconclusive || r.Red() || r.Cells["G1.4"] != result.Inconclusive {
 		t.Errorf("inconclusive thrice: %s, cell %s, red %v; want inconclusive, not red", j.Verdict, r.Cells["G1.4"], r.Red())
 	}
 }
@@ -70,9 +70,9 @@ func TestAKnownFailureInAnyAttemptIsThatKnownFailure(t *testing.T) {
 	f := realFeatures(t)
 	s := g14(f, t, "anthropic", "run")
 	cut := "mcp.load: no answer within 2.5s (the pinned bound 2s + margin 500ms)"
-	r := judged(f, listed(s, steps.StatusFail, knownMessage), withAttempts(outcomeOf(s, steps.StatusFail, knownMessage),
-		steps.Attempt{Status: steps.StatusFail, Message: cut}, steps.Attempt{Status: steps.StatusFail, Message: knownMessage}))
-	if j := r.Judged[0]; j.Verdict != KnownFailure || !strings.Contains(j.Note, "no answer within") {
+	r := judged(f, listed(s, result.StatusFail, knownMessage), withAttempts(outcomeOf(s, result.StatusFail, knownMessage),
+		result.Attempt{Status: result.StatusFail, Message: cut}, result.Attempt{Status: result.StatusFail, Message: knownMessage}))
+	if j := r.Judged[0]; j.Verdict != result.KnownFailure || !strings.Contains(j.Note, "no answer within") {
 		t.Errorf("verdict %s, note %q; want the known failure, naming the other attempt", j.Verdict, j.Note)
 	}
 }
@@ -81,26 +81,26 @@ func TestRecommendedFailureIsAdviceAndRequiredIsRed(t *testing.T) {
 	f := realFeatures(t)
 	rec := byID(t, f, "g5-caller-tool-params-warned")
 	req := byID(t, f, "g5-caller-tool-params-sent")
-	if rec.Level != Recommended || req.Level != Required {
+	if rec.Level != result.Recommended || req.Level != result.Required {
 		t.Fatalf("levels: %s %s", rec.Level, req.Level)
 	}
-	r := judged(f, nil, outcomeOf(rec, steps.StatusFail, `no warning names "tool_choice"`))
+	r := judged(f, nil, outcomeOf(rec, result.StatusFail, `no warning names "tool_choice"`))
 	r.Judge([]string{"G5.5"})
-	if j := r.Judged[0]; j.Verdict != Advice || j.Level != Recommended || !strings.Contains(j.Source, "SPEC.md §1") {
+	if j := r.Judged[0]; j.Verdict != result.Advice || j.Level != result.Recommended || !strings.Contains(j.Source, "SPEC.md §1") {
 		t.Errorf("recommended failure: verdict %s, level %s, source %q; want advice citing SPEC.md §1", j.Verdict, j.Level, j.Source)
 	}
-	if r.Red() || r.Unexpected() != 0 || r.Cells["G5.5"] != Advice {
+	if r.Red() || r.Unexpected() != 0 || r.Cells["G5.5"] != result.Advice {
 		t.Errorf("a recommended failure turned the run red (cell %s)", r.Cells["G5.5"])
 	}
 	// Listed with its reason, a recommended failure is still advice, in its own count.
 	msg := `no warning names "tool_choice"`
-	r = judged(f, listed(rec, steps.StatusFail, msg), outcomeOf(rec, steps.StatusFail, msg))
-	if j := r.Judged[0]; j.Verdict != Advice || !strings.Contains(j.Note, "anthropic body carries system") {
+	r = judged(f, listed(rec, result.StatusFail, msg), outcomeOf(rec, result.StatusFail, msg))
+	if j := r.Judged[0]; j.Verdict != result.Advice || !strings.Contains(j.Note, "anthropic body carries system") {
 		t.Errorf("listed recommended failure: %s %q; want advice with the entry's reason", j.Verdict, j.Note)
 	}
-	r = judged(f, nil, outcomeOf(req, steps.StatusFail, `LLM request 1 has no "tool_choice"`))
+	r = judged(f, nil, outcomeOf(req, result.StatusFail, `LLM request 1 has no "tool_choice"`))
 	r.Judge([]string{"G5.5"})
-	if j := r.Judged[0]; j.Verdict != Fail || !strings.Contains(j.Source, "ADR 0001") || !r.Red() {
+	if j := r.Judged[0]; j.Verdict != result.Fail || !strings.Contains(j.Source, "ADR 0001") || !r.Red() {
 		t.Errorf("required failure: verdict %s, source %q, red %v; want a red fail citing the ADR", j.Verdict, j.Source, r.Red())
 	}
 }
@@ -109,25 +109,25 @@ func TestRetryPolicy(t *testing.T) {
 	f := realFeatures(t)
 	s := g14(f, t, "anthropic", "run")
 	rec := byID(t, f, "g5-caller-tool-params-warned")
-	known := listed(s, steps.StatusFail, knownMessage)
+	known := listed(s, result.StatusFail, knownMessage)
 	for _, c := range []struct {
 		name     string
 		s        Scenario
-		o        steps.Outcome
-		e        *Entry
+		o        result.Outcome
+		e        *result.Entry
 		attempts int
 		want     bool
 	}{
-		{"new failure", s, outcomeOf(s, steps.StatusFail, "other"), nil, 1, true},
-		{"new failure, last attempt", s, outcomeOf(s, steps.StatusFail, "other"), nil, MaxAttempts, false},
-		{"known failure", s, outcomeOf(s, steps.StatusFail, knownMessage), known.Entries[0], 1, false},
-		{"different evidence", s, outcomeOf(s, steps.StatusFail, "other"), known.Entries[0], 1, true},
-		{"unexpected pass", s, outcomeOf(s, steps.StatusPass, ""), known.Entries[0], 1, true},
-		{"pass", s, outcomeOf(s, steps.StatusPass, ""), nil, 1, false},
-		{"unsupported", s, outcomeOf(s, steps.StatusUnsupported, "x"), nil, 1, false},
-		{"inconclusive", s, outcomeOf(s, steps.StatusInconclusive, "x"), nil, 2, true},
-		{"recommended failure", rec, outcomeOf(rec, steps.StatusFail, "x"), nil, 1, false},
-		{"recommended inconclusive", rec, outcomeOf(rec, steps.StatusInconclusive, "x"), nil, 1, true},
+		{"new failure", s, outcomeOf(s, result.StatusFail, "other"), nil, 1, true},
+		{"new failure, last attempt", s, outcomeOf(s, result.StatusFail, "other"), nil, MaxAttempts, false},
+		{"known failure", s, outcomeOf(s, result.StatusFail, knownMessage), known.Entries[0], 1, false},
+		{"different evidence", s, outcomeOf(s, result.StatusFail, "other"), known.Entries[0], 1, true},
+		{"unexpected pass", s, outcomeOf(s, result.StatusPass, ""), known.Entries[0], 1, true},
+		{"pass", s, outcomeOf(s, result.StatusPass, ""), nil, 1, false},
+		{"unsupported", s, outcomeOf(s, result.StatusUnsupported, "x"), nil, 1, false},
+		{"inconclusive", s, outcomeOf(s, result.StatusInconclusive, "x"), nil, 2, true},
+		{"recommended failure", rec, outcomeOf(rec, result.StatusFail, "x"), nil, 1, false},
+		{"recommended inconclusive", rec, outcomeOf(rec, result.StatusInconclusive, "x"), nil, 1, true},
 	} {
 		if got := retry(c.s, c.o, c.e, c.attempts); got != c.want {
 			t.Errorf("%s: retry %v, want %v", c.name, got, c.want)

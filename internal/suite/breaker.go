@@ -3,7 +3,7 @@ package suite
 import (
 	"fmt"
 
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // BreakerThreshold is how many consecutive adapter failures make an implementation
@@ -24,8 +24,8 @@ func (e *UnresponsiveError) Error() string {
 }
 
 // NotRun tells the steps that a scenario stopped by this error never ran (steps.NotRun).
-func (e *UnresponsiveError) NotRun() (steps.Status, string) {
-	return steps.StatusUnresponsive, notRunUnresponsive(e.Why)
+func (e *UnresponsiveError) NotRun() (result.Status, string) {
+	return result.StatusUnresponsive, notRunUnresponsive(e.Why)
 }
 
 func notRunUnresponsive(why string) string {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // TestChaosBreakerAndBroken runs the reference beside an adapter that answers hello and then
@@ -38,7 +38,7 @@ func TestChaosBreakerAndBroken(t *testing.T) {
 		// No more than BreakerThreshold, or the first wave alone would fail more than that.
 		Jobs:      BreakerThreshold,
 		StdioArgv: []string{exe, "fake-mcp-stdio"},
-		OnDone: func(r *PortResult) {
+		OnDone: func(r *result.PortResult) {
 			mu.Lock()
 			defer mu.Unlock()
 			finished[r.Port] = time.Since(began)
@@ -47,7 +47,7 @@ func TestChaosBreakerAndBroken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]*PortResult{}
+	byName := map[string]*result.PortResult{}
 	for _, r := range results {
 		byName[r.Port] = r
 	}
@@ -59,9 +59,9 @@ func TestChaosBreakerAndBroken(t *testing.T) {
 	failed, skipped := 0, 0
 	for _, o := range hang.Scenarios {
 		switch o.Status {
-		case steps.StatusFail:
+		case result.StatusFail:
 			failed++
-		case steps.StatusUnresponsive:
+		case result.StatusUnresponsive:
 			skipped++
 		default:
 			t.Errorf("chaos-hang: %s: %s %q", o.Scenario, o.Status, o.Message)

@@ -16,7 +16,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/chaos"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // This test binary also plays the chaos adapter (init runs before TestMain).
@@ -113,7 +113,7 @@ func TestChaosBesideReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("run took %s", time.Since(began))
-	byName := map[string]*PortResult{}
+	byName := map[string]*result.PortResult{}
 	for _, r := range results {
 		byName[r.Port] = r
 	}
@@ -148,7 +148,7 @@ func TestChaosBesideReference(t *testing.T) {
 			if (mode == "ansi-error" || mode == "unhandled" || strings.Contains(o.Message, `adapter "chaos-`+mode+`" `)) && strings.Contains(o.Message, fault) {
 				named++
 			}
-			cut := o.Status == steps.StatusUnresponsive && r.Unresponsive != "" && failed >= BreakerThreshold
+			cut := o.Status == result.StatusUnresponsive && r.Unresponsive != "" && failed >= BreakerThreshold
 			if o.Status == "pass" || (o.Status != "fail" && mode != "duplicate" && !cut) {
 				t.Errorf("chaos-%s: %s: %s %q", mode, o.Scenario, o.Status, o.Message)
 			}

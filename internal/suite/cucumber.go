@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // godog writes the cucumber report as the steps ran: the first attempt only, a known
@@ -16,7 +17,7 @@ import (
 // no failed step (a pass is "passed"; known, advice, flaky and inconclusive are "skipped",
 // with the verdict and its note as the message), an unexpected pass has a failed last step,
 // and every uri is relative to the harness root.
-func fixCucumber(path, root string, r *PortResult, f *Features) error {
+func fixCucumber(path, root string, r *result.PortResult, f *Features) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -25,7 +26,7 @@ func fixCucumber(path, root string, r *PortResult, f *Features) error {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	verdict := map[string]Judged{} // "<file>:<line>" -> judged
+	verdict := map[string]result.Judged{} // "<file>:<line>" -> judged
 	for i, o := range r.Scenarios {
 		if s, ok := f.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok && i < len(r.Judged) {
 			verdict[fmt.Sprintf("%s:%d", s.File, s.Line)] = r.Judged[i]
@@ -55,7 +56,7 @@ func fixCucumber(path, root string, r *PortResult, f *Features) error {
 	return atomicfile.WriteBytes(path, out)
 }
 
-func fixElement(el map[string]any, j Judged) {
+func fixElement(el map[string]any, j result.Judged) {
 	steps, _ := el["steps"].([]any)
 	results := make([]map[string]any, 0, len(steps))
 	for _, s := range steps {
@@ -73,7 +74,7 @@ func fixElement(el map[string]any, j Judged) {
 		note += ": " + j.Note
 	}
 	switch {
-	case j.Verdict == UnexpectedPass:
+	case j.Verdict == result.UnexpectedPass:
 		last := results[len(results)-1]
 		last["status"], last["error_message"] = "failed", note
 	case !j.Verdict.Red():
@@ -81,7 +82,7 @@ func fixElement(el map[string]any, j Judged) {
 			if res["status"] != "failed" {
 				continue
 			}
-			if j.Verdict == Pass {
+			if j.Verdict == result.Pass {
 				// A later attempt passed (an earlier one proved nothing): the verdict is a pass.
 				res["status"] = "passed"
 				delete(res, "error_message")

@@ -3,6 +3,8 @@ package suite
 import (
 	"slices"
 	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // The cucumber report agrees with the verdicts: only a red one leaves a failed step.
@@ -22,19 +24,19 @@ func TestCucumberStepsFollowTheVerdict(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		v    Verdict
+		v    result.Verdict
 		in   []string
 		want []string
 	}{
-		{KnownFailure, []string{"passed", "failed", "skipped"}, []string{"passed", "skipped", "skipped"}},
-		{Advice, []string{"failed", "skipped"}, []string{"skipped", "skipped"}},
-		{Flaky, []string{"passed", "failed"}, []string{"passed", "skipped"}},
-		{Pass, []string{"failed", "skipped"}, []string{"passed", "skipped"}}, // a later attempt passed
-		{Fail, []string{"passed", "failed"}, []string{"passed", "failed"}},
-		{UnexpectedPass, []string{"passed", "passed"}, []string{"passed", "failed"}},
+		{result.KnownFailure, []string{"passed", "failed", "skipped"}, []string{"passed", "skipped", "skipped"}},
+		{result.Advice, []string{"failed", "skipped"}, []string{"skipped", "skipped"}},
+		{result.Flaky, []string{"passed", "failed"}, []string{"passed", "skipped"}},
+		{result.Pass, []string{"failed", "skipped"}, []string{"passed", "skipped"}}, // a later attempt passed
+		{result.Fail, []string{"passed", "failed"}, []string{"passed", "failed"}},
+		{result.UnexpectedPass, []string{"passed", "passed"}, []string{"passed", "failed"}},
 	} {
 		el := element(c.in...)
-		fixElement(el, Judged{Verdict: c.v, Note: "n"})
+		fixElement(el, result.Judged{Verdict: c.v, Note: "n"})
 		if got := status(el); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v -> %v, want %v", c.v, c.in, got, c.want)
 		}

@@ -11,42 +11,8 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
-
-// Expectations is one implementation's expectations/<implementation>.txt: the scenarios it
-// is known to fail (or not to support), each with the evidence of that failure and a reason.
-// The format is in SPEC.md §2:
-//
-//	version: <the implementation's hello version the file was written against>
-//
-//	id: <the scenario's stable @id: tag>
-//	scenario: <feature file>: <scenario name>        (for people; not matched)
-//	row: <example row cells joined by " | ">        (outline rows only)
-//	status: fail | unsupported
-//	fingerprint: <Fingerprint of the failure message>[, <another of the same defect>…]
-//	evidence: <the failure message on one line>
-//	reason: <why, as seen on the wire>
-//	flaky: <why the real port flips between passing and this failure>   (optional)
-type Expectations struct {
-	Path    string
-	Version string
-	Entries []*Entry
-}
-
-// Entry is one expected non-pass scenario.
-type Entry struct {
-	Key         Key
-	Status      steps.Status
-	Fingerprint string
-	Evidence    string
-	Reason      string
-	// Flaky, when set, says why the port sometimes passes this scenario: a pass is then not
-	// an unexpected pass (a failure must still match a listed fingerprint).
-	Flaky string
-	Line  int    // of "id:"
-	File  string // the file, relative to the root ("expectations/python.txt")
-}
 
 // ExpectationsPath is where an implementation's expectations live.
 func ExpectationsPath(root, implementation string) string {
@@ -88,8 +54,8 @@ func fileVersion(path string) string {
 // LoadExpectations reads and checks one file against the declared scenarios: every entry must
 // name a scenario that exists, once, with a status, a fingerprint and a reason. Every problem
 // is reported as file:line. A missing file is an empty set.
-func LoadExpectations(path string, features *Features) (*Expectations, error) {
-	ex := &Expectations{Path: path}
+func LoadExpectations(path string, features *Features) (*result.Expectations, error) {
+	ex := &result.Expectations{Path: path}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return ex, nil
@@ -102,7 +68,7 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 	bad := func(line int, format string, args ...any) {
 		errs = append(errs, fmt.Sprintf("%s:%d: %s", path, line, fmt.Sprintf(format, args...)))
 	}
-	var cur *Entry
+	var cur *result.Entry
 	seen := map[string]int{}
 	finish := func() {
 		if cur == nil {
@@ -156,7 +122,7 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 			if !stableID.MatchString(v) {
 				bad(n, "id: must be a scenario's @id: tag, got %q", v)
 			}
-			cur = &Entry{Key: Key{ID: v}, Line: n, File: shortPath(path)}
+			cur = &result.Entry{Key: result.Key{ID: v}, Line: n, File: shortPath(path)}
 		case "scenario", "row", "status", "fingerprint", "evidence", "reason", "flaky":
 			if cur == nil {
 				bad(n, "%s: before any id:", k)
@@ -168,9 +134,9 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 			case "row":
 				cur.Key.Row = v
 			case "status":
-				switch steps.Status(v) {
-				case steps.StatusFail, steps.StatusUnsupported:
-					cur.Status = steps.Status(v)
+				switch result.Status(v) {
+				case result.StatusFail, result.StatusUnsupported:
+					cur.Status = result.Status(v)
 				default:
 					bad(n, "status %q: must be fail or unsupported", v)
 				}
@@ -201,7 +167,7 @@ func LoadExpectations(path string, features *Features) (*Expectations, error) {
 }
 
 // nearest helps a reader fix an entry that names no scenario.
-func nearest(f *Features, k Key) string {
+func nearest(f *Features, k result.Key) string {
 	var rows []string
 	for _, s := range f.Scenarios {
 		if s.Key.ID == k.ID {
@@ -214,45 +180,32 @@ func nearest(f *Features, k Key) string {
 	return "no scenario has @id:" + k.ID
 }
 
-// Find is the entry for one scenario, or nil.
-func (e *Expectations) Find(k Key) *Entry {
-	if e == nil {
-		return nil
-	}
-	for _, x := range e.Entries {
-		if x.Key.Stable() == k.Stable() {
-			return x
-		}
-	}
-	return nil
-}
-
-// Update rewrites the file from this run: scenarios the run selected get an entry when they
+// UpdateExpectations rewrites e's file from the run r: scenarios the run selected get an entry when they
 // did not pass (new or changed evidence is marked UNVERIFIED for a person to check and reword)
 // and lose it when they passed; entries for scenarios the run did not select are kept as they
 // are. It returns the keys added, changed and dropped.
-func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, err error) {
+func UpdateExpectations(e *result.Expectations, r *result.PortResult) (added, changed, dropped []string, err error) {
 	if !r.Present {
 		return nil, nil, nil, fmt.Errorf("%s did not run; nothing to record", r.Port)
 	}
-	ran := map[string]*Judged{}
+	ran := map[string]*result.Judged{}
 	for i := range r.Judged {
 		ran[r.Judged[i].Key.Stable()] = &r.Judged[i]
 	}
-	var out []*Entry
+	var out []*result.Entry
 	for _, x := range e.Entries {
 		j, selected := ran[x.Key.Stable()]
 		// A flaky or inconclusive verdict says nothing settled about the entry: keep it.
-		if !selected || j.Status == steps.StatusInterrupted || j.Status == steps.StatusUnresponsive ||
-			j.Verdict == Flaky || j.Verdict == Inconclusive {
+		if !selected || j.Status == result.StatusInterrupted || j.Status == result.StatusUnresponsive ||
+			j.Verdict == result.Flaky || j.Verdict == result.Inconclusive {
 			out = append(out, x)
 			continue
 		}
-		if j.Status == steps.StatusPass && x.Flaky == "" {
+		if j.Status == result.StatusPass && x.Flaky == "" {
 			dropped = append(dropped, x.Key.String())
 			continue
 		}
-		if j.Status != steps.StatusPass && (!x.Matches(j.Fingerprint) || x.Status != j.Status) {
+		if j.Status != result.StatusPass && (!x.Matches(j.Fingerprint) || x.Status != j.Status) {
 			y := *x
 			y.Status, y.Fingerprint, y.Evidence = j.Status, j.Fingerprint, j.Evidence
 			if !strings.HasPrefix(y.Reason, "UNVERIFIED") {
@@ -265,11 +218,11 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 		out = append(out, x)
 	}
 	for _, j := range r.Judged {
-		if j.Status != steps.StatusFail && j.Status != steps.StatusUnsupported || e.Find(j.Key) != nil ||
-			j.Verdict == Flaky || j.Verdict == Inconclusive {
+		if j.Status != result.StatusFail && j.Status != result.StatusUnsupported || e.Find(j.Key) != nil ||
+			j.Verdict == result.Flaky || j.Verdict == result.Inconclusive {
 			continue
 		}
-		out = append(out, &Entry{Key: j.Key, Status: j.Status, Fingerprint: j.Fingerprint,
+		out = append(out, &result.Entry{Key: j.Key, Status: j.Status, Fingerprint: j.Fingerprint,
 			Evidence: j.Evidence, Reason: "UNVERIFIED: read the wire bodies and say why"})
 		added = append(added, j.Key.String())
 	}
@@ -283,11 +236,11 @@ func (e *Expectations) Update(r *PortResult) (added, changed, dropped []string, 
 	if v := r.Version(); v != "" {
 		e.Version = v
 	}
-	return added, changed, dropped, e.Write(r.Port)
+	return added, changed, dropped, WriteExpectations(e, r.Port)
 }
 
-// Write saves the file.
-func (e *Expectations) Write(implementation string) error {
+// WriteExpectations saves e to its file, in the format result.Expectations describes.
+func WriteExpectations(e *result.Expectations, implementation string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Expectations for the %s implementation: scenarios it is known not to pass, with the\n", implementation)
 	b.WriteString("# evidence the run saw (format: SPEC.md §2). `conformance run --ports " + implementation + " --update-expected`\n")
@@ -315,16 +268,4 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") 
 // shortPath is "expectations/<file>" for messages.
 func shortPath(path string) string {
 	return filepath.Join(filepath.Base(filepath.Dir(path)), filepath.Base(path))
-}
-
-// Matches reports whether fp is one of the entry's fingerprints (several may be listed, comma
-// separated, when one defect shows under more than one message, e.g. a call that returns
-// just past its bound or is cut at bound + margin).
-func (e *Entry) Matches(fp string) bool {
-	for _, f := range strings.Split(e.Fingerprint, ",") {
-		if strings.TrimSpace(f) == fp {
-			return true
-		}
-	}
-	return false
 }

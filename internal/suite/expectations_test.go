@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 func realFeatures(t *testing.T) *Features {
@@ -41,19 +41,19 @@ func g14(f *Features, t *testing.T, style, mode string) Scenario {
 	return Scenario{}
 }
 
-func outcomeOf(s Scenario, status steps.Status, msg string) steps.Outcome {
-	return steps.Outcome{Scenario: s.Key.Name, URI: "features/" + s.Key.Feature, Tags: s.Tags,
+func outcomeOf(s Scenario, status result.Status, msg string) result.Outcome {
+	return result.Outcome{Scenario: s.Key.Name, URI: "features/" + s.Key.Feature, Tags: s.Tags,
 		AstNodeIDs: strings.Split(s.astKey, "/"), Status: status, Message: msg}
 }
 
-func listed(s Scenario, status steps.Status, msg string) *Expectations {
-	return &Expectations{Entries: []*Entry{{Key: s.Key, Status: status, Fingerprint: Fingerprint(msg),
-		Evidence: Evidence(msg), Reason: "anthropic body carries system", Line: 3, File: "expectations/js.txt"}}}
+func listed(s Scenario, status result.Status, msg string) *result.Expectations {
+	return &result.Expectations{Entries: []*result.Entry{{Key: s.Key, Status: status, Fingerprint: result.Fingerprint(msg),
+		Evidence: result.Evidence(msg), Reason: "anthropic body carries system", Line: 3, File: "expectations/js.txt"}}}
 }
 
-func judged(f *Features, ex *Expectations, outs ...steps.Outcome) *PortResult {
-	r := &PortResult{Port: "js", Present: true, Scenarios: outs, Expectations: ex}
-	r.JudgeScenarios(f)
+func judged(f *Features, ex *result.Expectations, outs ...result.Outcome) *result.PortResult {
+	r := &result.PortResult{Port: "js", Present: true, Scenarios: outs, Expectations: ex}
+	JudgeScenarios(r, f)
 	r.Judge([]string{"G1.4"})
 	return r
 }
@@ -61,19 +61,19 @@ func judged(f *Features, ex *Expectations, outs ...steps.Outcome) *PortResult {
 func TestNewFailureInsideAListedIDIsRed(t *testing.T) {
 	f := realFeatures(t)
 	known, other := g14(f, t, "anthropic", "run"), g14(f, t, "openai", "run")
-	r := judged(f, listed(known, steps.StatusFail, knownMessage),
-		outcomeOf(known, steps.StatusFail, knownMessage),
-		outcomeOf(other, steps.StatusFail, "LLM request 1 key set differs: + \"tool_choice\""))
-	if r.Judged[0].Verdict != KnownFailure || r.Judged[1].Verdict != Fail {
+	r := judged(f, listed(known, result.StatusFail, knownMessage),
+		outcomeOf(known, result.StatusFail, knownMessage),
+		outcomeOf(other, result.StatusFail, "LLM request 1 key set differs: + \"tool_choice\""))
+	if r.Judged[0].Verdict != result.KnownFailure || r.Judged[1].Verdict != result.Fail {
 		t.Fatalf("verdicts %s, %s: want known failure, fail", r.Judged[0].Verdict, r.Judged[1].Verdict)
 	}
-	if r.Cells["G1.4"] != Fail || !r.Red() {
+	if r.Cells["G1.4"] != result.Fail || !r.Red() {
 		t.Errorf("G1.4 = %s: a new failure under a listed ID must be red", r.Cells["G1.4"])
 	}
 	// The listed one alone is known and the run green.
-	r = judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusFail, knownMessage),
-		outcomeOf(other, steps.StatusPass, ""))
-	if r.Cells["G1.4"] != KnownFailure || r.Red() {
+	r = judged(f, listed(known, result.StatusFail, knownMessage), outcomeOf(known, result.StatusFail, knownMessage),
+		outcomeOf(other, result.StatusPass, ""))
+	if r.Cells["G1.4"] != result.KnownFailure || r.Red() {
 		t.Errorf("G1.4 = %s, red %v: want a green known failure", r.Cells["G1.4"], r.Red())
 	}
 }
@@ -82,9 +82,9 @@ func TestListedScenarioFailingDifferentlyIsRed(t *testing.T) {
 	f := realFeatures(t)
 	known := g14(f, t, "anthropic", "run")
 	now := "anthropic run: call failed: failed: connection refused"
-	r := judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusFail, now))
+	r := judged(f, listed(known, result.StatusFail, knownMessage), outcomeOf(known, result.StatusFail, now))
 	j := r.Judged[0]
-	if j.Verdict != KnownDifferent || r.Cells["G1.4"] != KnownDifferent || !r.Red() {
+	if j.Verdict != result.KnownDifferent || r.Cells["G1.4"] != result.KnownDifferent || !r.Red() {
 		t.Fatalf("verdict %s cell %s: want known, different evidence (red)", j.Verdict, r.Cells["G1.4"])
 	}
 	if !strings.Contains(j.Note, "connection refused") || !strings.Contains(j.Note, "max_tokens") ||
@@ -92,29 +92,9 @@ func TestListedScenarioFailingDifferentlyIsRed(t *testing.T) {
 		t.Errorf("the note must carry both texts and the entry's place: %s", j.Note)
 	}
 	// A listed scenario that passes is an unexpected pass, red.
-	r = judged(f, listed(known, steps.StatusFail, knownMessage), outcomeOf(known, steps.StatusPass, ""))
-	if r.Cells["G1.4"] != UnexpectedPass || !r.Red() {
+	r = judged(f, listed(known, result.StatusFail, knownMessage), outcomeOf(known, result.StatusPass, ""))
+	if r.Cells["G1.4"] != result.UnexpectedPass || !r.Red() {
 		t.Errorf("cell %s: want unexpected pass", r.Cells["G1.4"])
-	}
-}
-
-func TestFingerprintIsStable(t *testing.T) {
-	a := "mcp.load did not return within 2000 ms: took 15.003s; fake at http://127.0.0.1:39411/s/7 pid 4411 in /tmp/conformance-scenario-123/mcp.json\n--- adapter stderr (tail) ---\nTraceback line 88"
-	b := "mcp.load did not return within 2000 ms: took 15.117s; fake at http://127.0.0.1:40022/s/31 pid 9021 in /tmp/conformance-scenario-987/mcp.json\n--- adapter stderr (tail) ---\nother"
-	if Fingerprint(a) != Fingerprint(b) {
-		t.Errorf("same failure, different fingerprints:\n%s\n%s", normalizeFailure(a), normalizeFailure(b))
-	}
-	// go-cmp varies its spaces between runs on purpose.
-	if Fingerprint("x differs:\n-\t\"a\",\n+\t\"b\"") != Fingerprint("x  differs:\n-\u00a0\"a\",\n+\t\"b\"") {
-		t.Error("whitespace changed the fingerprint")
-	}
-	for _, other := range []string{
-		"toolkit.create did not return within 2000 ms: took 15.003s",
-		"mcp.load failed: kind failed, want cancelled",
-	} {
-		if Fingerprint(other) == Fingerprint(a) {
-			t.Errorf("a different failure has the same fingerprint: %q", other)
-		}
 	}
 }
 
@@ -161,14 +141,14 @@ func TestUpdateKeepsWhatTheRunDidNotSelect(t *testing.T) {
 	f := realFeatures(t)
 	ar, as, or := g14(f, t, "anthropic", "run"), g14(f, t, "anthropic", "stream"), g14(f, t, "openai", "run")
 	path := writeExpectations(t, "version: 0.1\n")
-	ex := &Expectations{Path: path, Version: "0.1", Entries: []*Entry{
-		{Key: ar.Key, Status: steps.StatusFail, Fingerprint: Fingerprint(knownMessage), Evidence: "e", Reason: "kept: not selected", Line: 1},
-		{Key: as.Key, Status: steps.StatusFail, Fingerprint: "old", Evidence: "old text", Reason: "stream reason", Line: 2},
+	ex := &result.Expectations{Path: path, Version: "0.1", Entries: []*result.Entry{
+		{Key: ar.Key, Status: result.StatusFail, Fingerprint: result.Fingerprint(knownMessage), Evidence: "e", Reason: "kept: not selected", Line: 1},
+		{Key: as.Key, Status: result.StatusFail, Fingerprint: "old", Evidence: "old text", Reason: "stream reason", Line: 2},
 	}}
-	r := &PortResult{Port: "js", Present: true, Expectations: ex, Identity: map[string]any{"version": "0.2"},
-		Scenarios: []steps.Outcome{outcomeOf(as, steps.StatusFail, knownMessage), outcomeOf(or, steps.StatusFail, "new failure")}}
-	r.JudgeScenarios(f)
-	added, changed, dropped, err := ex.Update(r)
+	r := &result.PortResult{Port: "js", Present: true, Expectations: ex, Identity: map[string]any{"version": "0.2"},
+		Scenarios: []result.Outcome{outcomeOf(as, result.StatusFail, knownMessage), outcomeOf(or, result.StatusFail, "new failure")}}
+	JudgeScenarios(r, f)
+	added, changed, dropped, err := UpdateExpectations(ex, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +165,7 @@ func TestUpdateKeepsWhatTheRunDidNotSelect(t *testing.T) {
 	if e := back.Find(ar.Key); e == nil || e.Reason != "kept: not selected" {
 		t.Errorf("the unselected entry was not kept: %+v", e)
 	}
-	if e := back.Find(as.Key); e == nil || e.Fingerprint != Fingerprint(knownMessage) || !strings.HasPrefix(e.Reason, "UNVERIFIED") {
+	if e := back.Find(as.Key); e == nil || e.Fingerprint != result.Fingerprint(knownMessage) || !strings.HasPrefix(e.Reason, "UNVERIFIED") {
 		t.Errorf("the changed entry: %+v", e)
 	}
 }
@@ -230,10 +210,10 @@ func TestSeveralFingerprintsOfOneDefect(t *testing.T) {
 	f := realFeatures(t)
 	known := g14(f, t, "anthropic", "run")
 	late, cut := "mcp.load took 2.3s; the ADR bound is 2s", "mcp.load: no answer within 2.5s (the pinned bound 2s + margin 500ms)"
-	ex := listed(known, steps.StatusFail, late)
-	ex.Entries[0].Fingerprint += ", " + Fingerprint(cut)
-	for msg, want := range map[string]Verdict{late: KnownFailure, cut: KnownFailure, "connection refused": KnownDifferent} {
-		if got := judged(f, ex, outcomeOf(known, steps.StatusFail, msg)).Judged[0].Verdict; got != want {
+	ex := listed(known, result.StatusFail, late)
+	ex.Entries[0].Fingerprint += ", " + result.Fingerprint(cut)
+	for msg, want := range map[string]result.Verdict{late: result.KnownFailure, cut: result.KnownFailure, "connection refused": result.KnownDifferent} {
+		if got := judged(f, ex, outcomeOf(known, result.StatusFail, msg)).Judged[0].Verdict; got != want {
 			t.Errorf("%q: %s, want %s", msg, got, want)
 		}
 	}
@@ -243,20 +223,20 @@ func TestSeveralFingerprintsOfOneDefect(t *testing.T) {
 func TestFlakyEntry(t *testing.T) {
 	f := realFeatures(t)
 	known := g14(f, t, "anthropic", "run")
-	ex := listed(known, steps.StatusFail, knownMessage)
+	ex := listed(known, result.StatusFail, knownMessage)
 	ex.Entries[0].Flaky = "passes when the SSE connect wins the race"
-	r := judged(f, ex, outcomeOf(known, steps.StatusPass, ""))
-	if j := r.Judged[0]; j.Verdict != Pass || r.Red() || !strings.Contains(j.Note, "flaky") {
+	r := judged(f, ex, outcomeOf(known, result.StatusPass, ""))
+	if j := r.Judged[0]; j.Verdict != result.Pass || r.Red() || !strings.Contains(j.Note, "flaky") {
 		t.Errorf("a flaky entry that passed: %s (red %v, note %q), want a green pass with a note", j.Verdict, r.Red(), j.Note)
 	}
-	if r := judged(f, ex, outcomeOf(known, steps.StatusFail, "connection refused")); !r.Red() {
+	if r := judged(f, ex, outcomeOf(known, result.StatusFail, "connection refused")); !r.Red() {
 		t.Errorf("a flaky entry failing with other evidence must stay red")
 	}
 	// Update keeps a flaky entry whose scenario passed.
 	dir := t.TempDir()
 	ex.Path = filepath.Join(dir, "js.txt")
-	r = judged(f, ex, outcomeOf(known, steps.StatusPass, ""))
-	if _, _, dropped, err := ex.Update(r); err != nil || len(dropped) != 0 || len(ex.Entries) != 1 {
+	r = judged(f, ex, outcomeOf(known, result.StatusPass, ""))
+	if _, _, dropped, err := UpdateExpectations(ex, r); err != nil || len(dropped) != 0 || len(ex.Entries) != 1 {
 		t.Errorf("update dropped a flaky entry that passed: dropped %v, entries %d, err %v", dropped, len(ex.Entries), err)
 	}
 	back, err := LoadExpectations(ex.Path, f)

@@ -8,24 +8,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-)
 
-// Level says whether a scenario's failure fails a port: required rules are stated by ADR 0001
-// (its answers A1-A9) or the upstream SPEC; recommended ones are our argued reading where the
-// ADR is silent (SPEC.md §1), shown as advice and never a port's failure.
-type Level string
-
-// Levels.
-const (
-	Required    Level = "required"
-	Recommended Level = "recommended"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // Source is one cited rule of fixtures/sources.txt.
 type Source struct {
-	Key   string `json:"key"`
-	Level Level  `json:"level"`
-	Text  string `json:"text"`
+	Key   string       `json:"key"`
+	Level result.Level `json:"level"`
+	Text  string       `json:"text"`
 }
 
 // SourcesPath is where the cited rules live.
@@ -49,14 +40,14 @@ func LoadSources(root string) (map[string]Source, error) {
 			continue
 		}
 		parts := strings.SplitN(line, " ", 3)
-		if len(parts) < 3 || (Level(parts[1]) != Required && Level(parts[1]) != Recommended) {
+		if len(parts) < 3 || (result.Level(parts[1]) != result.Required && result.Level(parts[1]) != result.Recommended) {
 			errs = append(errs, fmt.Sprintf("%s:%d: want \"<key> required|recommended <citation>\"", shortPath(path), n))
 			continue
 		}
 		if _, dup := out[parts[0]]; dup {
 			errs = append(errs, fmt.Sprintf("%s:%d: source %q is given twice", shortPath(path), n, parts[0]))
 		}
-		out[parts[0]] = Source{Key: parts[0], Level: Level(parts[1]), Text: strings.ReplaceAll(parts[2], `\"`, `"`)}
+		out[parts[0]] = Source{Key: parts[0], Level: result.Level(parts[1]), Text: strings.ReplaceAll(parts[2], `\"`, `"`)}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", shortPath(path), err)
@@ -73,7 +64,7 @@ var stableID = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 // @required or @recommended, @src:<key>…) and checks them against the cited rules: one id,
 // one level, at least one known source, and a source of that level among them.
 func declare(s *Scenario, sources map[string]Source) error {
-	var levels []Level
+	var levels []result.Level
 	for _, t := range s.Tags {
 		switch {
 		case strings.HasPrefix(t, "id:"):
@@ -81,8 +72,8 @@ func declare(s *Scenario, sources map[string]Source) error {
 				return fmt.Errorf("two @id: tags (%s, %s)", s.Key.ID, t[3:])
 			}
 			s.Key.ID = t[3:]
-		case t == string(Required) || t == string(Recommended):
-			levels = append(levels, Level(t))
+		case t == string(result.Required) || t == string(result.Recommended):
+			levels = append(levels, result.Level(t))
 		case strings.HasPrefix(t, "src:"):
 			src, ok := sources[t[4:]]
 			if !ok {

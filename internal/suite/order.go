@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // featureOrder is the suite's feature files in two orders: walk, the order godog reads a
@@ -56,7 +56,7 @@ func orderFeatures(dir string) (featureOrder, error) {
 // sortOutcomes puts outcomes back in the order a one-at-a-time run reports them: feature
 // files in walk order, then scenarios and example rows as written (godog's pickle ids grow
 // through a file).
-func (fo featureOrder) sortOutcomes(out []steps.Outcome) {
+func (fo featureOrder) sortOutcomes(out []result.Outcome) {
 	sort.SliceStable(out, func(i, j int) bool {
 		ri, rj := fo.rank[out[i].URI], fo.rank[out[j].URI]
 		if ri != rj {

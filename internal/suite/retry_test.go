@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // flipOnce is Go code for the reference: true the first time any adapter process runs it
@@ -55,16 +55,16 @@ func TestAFlipIsRetriedAndReportedFlaky(t *testing.T) {
 	flaky := 0
 	for i, j := range r.Judged {
 		switch j.Verdict {
-		case Flaky:
+		case result.Flaky:
 			flaky++
-			if len(j.Attempts) != 2 || j.Attempts[0].Status != steps.StatusFail || j.Attempts[1].Status != steps.StatusPass ||
+			if len(j.Attempts) != 2 || j.Attempts[0].Status != result.StatusFail || j.Attempts[1].Status != result.StatusPass ||
 				!strings.Contains(j.Note, "flipped") || !strings.Contains(j.Note, "attempt 2: pass") {
 				t.Errorf("%s: attempts %+v, note %q; want a failure naming \"flipped\", then a pass", j.Key, j.Attempts, j.Note)
 			}
 			if n := len(r.Scenarios[i].Attempts); n != 2 {
 				t.Errorf("%s: the outcome carries %d attempts", j.Key, n)
 			}
-		case Pass:
+		case result.Pass:
 		default:
 			t.Errorf("%s: %s %q", j.Key, j.Verdict, j.Note)
 		}
@@ -93,12 +93,12 @@ func TestAnUnreachedPreconditionIsRerunNotBlamed(t *testing.T) {
 	r := runOne(t, o)
 	retried := 0
 	for _, j := range r.Judged {
-		if j.Verdict != Pass {
+		if j.Verdict != result.Pass {
 			t.Errorf("%s: %s %q; an unreached precondition must never be the port's failure", j.Key, j.Verdict, j.Note)
 		}
 		if len(j.Attempts) > 0 {
 			retried++
-			if j.Attempts[0].Status != steps.StatusInconclusive || !strings.Contains(j.Attempts[0].Message, "never started") {
+			if j.Attempts[0].Status != result.StatusInconclusive || !strings.Contains(j.Attempts[0].Message, "never started") {
 				t.Errorf("%s: first attempt %+v; want inconclusive: never started", j.Key, j.Attempts[0])
 			}
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/schema"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -46,7 +47,7 @@ type Options struct {
 	// Required names implementations whose absence fails the run; the reference always does.
 	Required []string
 	// OnDone, when set, gets each implementation's judged result as soon as it finishes.
-	OnDone func(*PortResult)
+	OnDone func(*result.PortResult)
 	// ImplEnv is extra environment for one implementation's prepare and adapter only (a
 	// checkout's build, a release's version; see internal/checkout).
 	ImplEnv map[string][]string
@@ -70,7 +71,7 @@ type Options struct {
 // expectations file), then runs every implementation in parallel; none blocks another. A
 // stopped ctx (interrupt, run timeout: its cause is reported) ends every implementation
 // promptly, the remaining scenarios "not run (interrupted)".
-func Run(ctx context.Context, o Options) ([]*PortResult, error) {
+func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	in, err := Validate(o)
 	if err != nil {
 		return nil, err
@@ -92,14 +93,14 @@ func Run(ctx context.Context, o Options) ([]*PortResult, error) {
 	defer os.RemoveAll(tempRoot)
 	defer adapter.ReleaseCgroups()
 	o.tempRoot = tempRoot
-	results := make([]*PortResult, len(o.Ports))
+	results := make([]*result.PortResult, len(o.Ports))
 	var wg sync.WaitGroup
 	for i := range in.impls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := runImplementation(ctx, o, in, i, proto, fake)
-			r.JudgeScenarios(in.features)
+			JudgeScenarios(r, in.features)
 			r.Judge(in.ids)
 			if o.ReportDir != "" && r.Present {
 				path := filepath.Join(o.ReportDir, "cucumber-"+r.Port+".json")
@@ -123,7 +124,7 @@ type input struct {
 	features     *Features
 	selected     []Scenario
 	impls        []ports.Implementation
-	expectations []*Expectations
+	expectations []*result.Expectations
 }
 
 // Validate checks everything a run reads before anything starts, naming the flag or file:line.
@@ -221,9 +222,9 @@ func cause(ctx context.Context) string {
 	return "stopped"
 }
 
-func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *PortResult {
+func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *result.PortResult {
 	im, name := in.impls[i], in.impls[i].Name
-	res := &PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
+	res := &result.PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
 		Required: name == ports.Reference || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
@@ -295,16 +296,16 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
-		Skip: func() (steps.Status, string) {
+		Skip: func() (result.Status, string) {
 			if ctx.Err() != nil {
-				return steps.StatusInterrupted, "not run: " + cause(ctx)
+				return result.StatusInterrupted, "not run: " + cause(ctx)
 			}
 			if why := adapters.unresponsive(); why != "" {
-				return steps.StatusUnresponsive, notRunUnresponsive(why)
+				return result.StatusUnresponsive, notRunUnresponsive(why)
 			}
 			return "", ""
 		},
-		Retry: func(out steps.Outcome, attempts int) bool {
+		Retry: func(out result.Outcome, attempts int) bool {
 			if o.NoRetry || ctx.Err() != nil {
 				return false
 			}
@@ -319,10 +320,10 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			}
 			return again
 		},
-		Report: func(out steps.Outcome) {
-			if out.Status == steps.StatusFail && ctx.Err() != nil {
+		Report: func(out result.Outcome) {
+			if out.Status == result.StatusFail && ctx.Err() != nil {
 				// Cut short by the stop, not judged: its failure is the interrupt's.
-				out.Status, out.Message = steps.StatusInterrupted, "interrupted while running ("+cause(ctx)+"): "+out.Message
+				out.Status, out.Message = result.StatusInterrupted, "interrupted while running ("+cause(ctx)+"): "+out.Message
 			}
 			mu.Lock()
 			res.Scenarios = append(res.Scenarios, out)
@@ -381,7 +382,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	res.Timing.Scenarios = time.Since(ran)
 	res.Timing.Start, res.Timing.Starts = adapters.startCost()
 	features.sortOutcomes(res.Scenarios)
-	res.fillNotRun(ctx, in)
+	fillNotRun(ctx, res, in)
 	if ctx.Err() != nil {
 		res.Interrupted = cause(ctx)
 	}
@@ -409,8 +410,8 @@ func (in *input) running(o Options) int {
 
 // fillNotRun adds an outcome for each selected scenario godog never reported, so a stopped run
 // still names every scenario it did not judge.
-func (r *PortResult) fillNotRun(ctx context.Context, in *input) {
-	got := map[Key]bool{}
+func fillNotRun(ctx context.Context, r *result.PortResult, in *input) {
+	got := map[result.Key]bool{}
 	for _, o := range r.Scenarios {
 		if s, ok := in.features.Lookup(o.URI, o.Scenario, o.AstNodeIDs); ok {
 			got[s.Key] = true
@@ -425,8 +426,8 @@ func (r *PortResult) fillNotRun(ctx context.Context, in *input) {
 			missing = append(missing, s.Key.String())
 			continue
 		}
-		r.Scenarios = append(r.Scenarios, steps.Outcome{Scenario: s.Key.Name, URI: s.File, Tags: s.Tags,
-			AstNodeIDs: strings.Split(s.astKey, "/"), Status: steps.StatusInterrupted, Message: "not run: " + cause(ctx)})
+		r.Scenarios = append(r.Scenarios, result.Outcome{Scenario: s.Key.Name, URI: s.File, Tags: s.Tags,
+			AstNodeIDs: strings.Split(s.astKey, "/"), Status: result.StatusInterrupted, Message: "not run: " + cause(ctx)})
 	}
 	if len(missing) > 0 {
 		r.HarnessErr = joinErr(r.HarnessErr, fmt.Sprintf("%d selected scenarios never ran: %s", len(missing), strings.Join(missing, "; ")))

@@ -12,7 +12,7 @@ import (
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // TestMain lets this test binary serve as the fake stdio MCP server the scenarios spawn.
@@ -52,7 +52,7 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 		t.Fatalf("only %d scenarios ran", len(r.Scenarios))
 	}
 	for _, o := range r.Scenarios {
-		if o.Status != steps.StatusPass {
+		if o.Status != result.StatusPass {
 			t.Errorf("%s: %s %s", o.Scenario, o.Status, o.Message)
 		}
 	}

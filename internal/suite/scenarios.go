@@ -5,57 +5,31 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // Scenario is one runnable scenario (a plain scenario, or one example row of an outline) as
 // the feature files declare it. Its Key is how expectations name it.
 type Scenario struct {
-	Key  Key
+	Key  result.Key
 	Tags []string // without "@"
 	File string   // path relative to the root
 	Line int      // of the scenario, or of the example row
 	// Level and Sources are what the scenario declares (levels.go): whether its failure
 	// fails a port, and the rules it rests on.
-	Level   Level
+	Level   result.Level
 	Sources []Source
 	// Steps are the step texts as the run sees them (example values filled in).
 	Steps []string
 	// astKey is godog's pickle AST ids joined: it links a run's outcome back to this scenario.
 	astKey string
-}
-
-// Key names one scenario across runs: its stable ID (@id:) and, for an outline, the example
-// row's cells joined by " | ". Feature and Name are for people: a reworded title keeps
-// the same Stable key, so expectations keep matching.
-type Key struct {
-	ID, Row       string
-	Feature, Name string
-}
-
-func (k Key) String() string {
-	s := k.Feature + ": " + k.Name
-	if k.Row != "" {
-		s += " [" + k.Row + "]"
-	}
-	return s
-}
-
-// Stable is what identifies the scenario: "<id>" or "<id> [<row>]" (a key without an id,
-// from results read without their features, falls back to its title).
-func (k Key) Stable() string {
-	id := k.ID
-	if id == "" {
-		id = k.Feature + ": " + k.Name
-	}
-	if k.Row == "" {
-		return id
-	}
-	return id + " [" + k.Row + "]"
 }
 
 // Features is the parsed feature set.
@@ -103,7 +77,7 @@ func LoadFeatures(root string) (*Features, error) {
 		rows := exampleRows(doc)
 		lines := scenarioLines(doc)
 		for _, p := range gherkin.Pickles(*doc, path, ids) {
-			s := Scenario{Key: Key{Feature: filepath.Base(path), Name: p.Name}, File: rel,
+			s := Scenario{Key: result.Key{Feature: filepath.Base(path), Name: p.Name}, File: rel,
 				astKey: strings.Join(p.AstNodeIds, "/")}
 			if len(p.AstNodeIds) > 0 {
 				s.Line = lines[p.AstNodeIds[0]]
@@ -239,7 +213,7 @@ func (f *Features) Lookup(uri, name string, astIDs []string) (Scenario, bool) {
 }
 
 // ByKey finds a declared scenario by its stable key (ID and row).
-func (f *Features) ByKey(k Key) (Scenario, bool) {
+func (f *Features) ByKey(k result.Key) (Scenario, bool) {
 	i, ok := f.byKey[k.Stable()]
 	if !ok {
 		return Scenario{}, false
@@ -289,7 +263,7 @@ func matchTags(groups [][]string, tags []string) bool {
 		all := true
 		for _, t := range g {
 			neg := strings.HasPrefix(t, "~")
-			has := hasTag(tags, strings.TrimPrefix(strings.TrimPrefix(t, "~"), "@"))
+			has := slices.Contains(tags, strings.TrimPrefix(strings.TrimPrefix(t, "~"), "@"))
 			if has == neg {
 				all = false
 				break

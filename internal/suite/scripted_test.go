@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 // scriptedRoot is a harness root whose "python" implementation is testdata/scripted-adapter:
@@ -62,7 +62,7 @@ func writeFile(t *testing.T, path, text string) {
 }
 
 // runScripted runs the scripted "python" implementation with FAKE_* settings.
-func runScripted(t *testing.T, ctx context.Context, root, tags string, callTimeout time.Duration, env ...string) *PortResult {
+func runScripted(t *testing.T, ctx context.Context, root, tags string, callTimeout time.Duration, env ...string) *result.PortResult {
 	t.Helper()
 	exe, _ := os.Executable()
 	rs, err := Run(ctx, Options{Root: root, Cache: t.TempDir(), Ports: []string{"python"}, Tags: tags,
@@ -83,7 +83,7 @@ func TestBrokenPrepareIsRed(t *testing.T) {
 	if !strings.Contains(r.Reason, "exit 1") || !strings.Contains(r.LogTail, "undefined: toolnexus.Nope") {
 		t.Errorf("reason %q, log tail %q: want the exit and the compiler's words", r.Reason, r.LogTail)
 	}
-	if r.Cells["G1.4"] != Broken {
+	if r.Cells["G1.4"] != result.Broken {
 		t.Errorf("G1.4 = %q, want broken", r.Cells["G1.4"])
 	}
 }
@@ -97,7 +97,7 @@ func TestAbsentIsNotRedUnlessRequired(t *testing.T) {
 	if !r.Red() {
 		t.Error("a required implementation that is not present must be red")
 	}
-	ref := &PortResult{Port: ports.Reference, Reason: "no go"}
+	ref := &result.PortResult{Port: ports.Reference, Reason: "no go"}
 	ref.Judge([]string{"G1.4"})
 	if !ref.Red() {
 		t.Error("an absent reference must be red")
@@ -120,11 +120,11 @@ func TestUnsupportedEverythingIsRed(t *testing.T) {
 		t.Fatalf("%d scenarios, want 4", len(r.Scenarios))
 	}
 	for _, j := range r.Judged {
-		if j.Verdict != Unsupported {
+		if j.Verdict != result.Unsupported {
 			t.Errorf("%s: %s, want unsupported", j.Key, j.Verdict)
 		}
 	}
-	if r.Cells["G1.4"] != Unsupported || !r.Red() {
+	if r.Cells["G1.4"] != result.Unsupported || !r.Red() {
 		t.Errorf("an adapter answering unsupported to everything must be red: cell %q", r.Cells["G1.4"])
 	}
 }
@@ -136,9 +136,9 @@ func TestListedUnsupportedIsKnown(t *testing.T) {
 		return "version: 1.0\n\n" +
 			"id: g1-pre-change-keys\n" +
 			"row: openai | run\n" +
-			"status: unsupported\nfingerprint: " + Fingerprint(msg) + "\nevidence: " + msg + "\nreason: scripted\n"
+			"status: unsupported\nfingerprint: " + result.Fingerprint(msg) + "\nevidence: " + msg + "\nreason: scripted\n"
 	}
-	count := func(r *PortResult, v Verdict) int {
+	count := func(r *result.PortResult, v result.Verdict) int {
 		n := 0
 		for _, j := range r.Judged {
 			if j.Verdict == v {
@@ -149,16 +149,16 @@ func TestListedUnsupportedIsKnown(t *testing.T) {
 	}
 	same := "unsupported: toolkit.create: toolkit.create is not supported here"
 	r := runScripted(t, context.Background(), scriptedRoot(t, entry(same)), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
-	if count(r, KnownFailure) != 1 || r.Cells["G1.4"] != Unsupported || !r.Red() {
-		t.Errorf("%d known (want 1), cell %q (want unsupported: three rows are not listed)", count(r, KnownFailure), r.Cells["G1.4"])
+	if count(r, result.KnownFailure) != 1 || r.Cells["G1.4"] != result.Unsupported || !r.Red() {
+		t.Errorf("%d known (want 1), cell %q (want unsupported: three rows are not listed)", count(r, result.KnownFailure), r.Cells["G1.4"])
 	}
 	other := "unsupported: client.run: streaming is not supported here"
 	r = runScripted(t, context.Background(), scriptedRoot(t, entry(other)), "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
-	if count(r, KnownDifferent) != 1 || r.Cells["G1.4"] != KnownDifferent || !r.Red() {
-		t.Errorf("listed with other evidence: %d known-different (want 1), cell %q", count(r, KnownDifferent), r.Cells["G1.4"])
+	if count(r, result.KnownDifferent) != 1 || r.Cells["G1.4"] != result.KnownDifferent || !r.Red() {
+		t.Errorf("listed with other evidence: %d known-different (want 1), cell %q", count(r, result.KnownDifferent), r.Cells["G1.4"])
 	}
 	for _, j := range r.Judged {
-		if j.Verdict == KnownDifferent && (!strings.Contains(j.Note, other) || !strings.Contains(j.Note, same)) {
+		if j.Verdict == result.KnownDifferent && (!strings.Contains(j.Note, other) || !strings.Contains(j.Note, same)) {
 			t.Errorf("the note must show both texts: %q", j.Note)
 		}
 	}
@@ -172,7 +172,7 @@ func TestNilResultReportedAsSuccessIsRed(t *testing.T) {
 		t.Fatal("no scenario ran")
 	}
 	o := r.Scenarios[0]
-	if o.Status != steps.StatusFail || !r.Red() {
+	if o.Status != result.StatusFail || !r.Red() {
 		t.Fatalf("ok:true with tools:null must fail: %s %q", o.Status, o.Message)
 	}
 	if !strings.Contains(o.Message, "toolkit.create") || !strings.Contains(o.Message, `"tools" is null`) {
@@ -194,9 +194,9 @@ func TestBreakerStopsAHungAdapter(t *testing.T) {
 	notRun, failed := 0, 0
 	for _, o := range r.Scenarios {
 		switch o.Status {
-		case steps.StatusUnresponsive:
+		case result.StatusUnresponsive:
 			notRun++
-		case steps.StatusFail:
+		case result.StatusFail:
 			failed++
 		}
 	}
@@ -225,7 +225,7 @@ func TestInterruptEndsTheRun(t *testing.T) {
 		t.Fatalf("interrupted = %q", r.Interrupted)
 	}
 	for _, o := range r.Scenarios {
-		if o.Status != steps.StatusInterrupted {
+		if o.Status != result.StatusInterrupted {
 			t.Errorf("%s: %s, want not run (interrupted)", o.Scenario, o.Status)
 		}
 	}
@@ -245,7 +245,7 @@ func TestExpectationsVersionWarning(t *testing.T) {
 	root := scriptedRoot(t, "version: 0.9\n\n"+
 		"id: g1-pre-change-keys\n"+
 		"row: openai | run\n"+
-		"status: unsupported\nfingerprint: "+Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
+		"status: unsupported\nfingerprint: "+result.Fingerprint(msg)+"\nevidence: "+msg+"\nreason: scripted\n")
 	r := runScripted(t, context.Background(), root, "@G1.4", 5*time.Second, "FAKE_MODE=unsupported")
 	if !strings.Contains(r.VersionWarning, `"0.9"`) || !strings.Contains(r.VersionWarning, `"1.0"`) {
 		t.Errorf("version warning %q", r.VersionWarning)
@@ -276,7 +276,7 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]*PortResult{}
+	byName := map[string]*result.PortResult{}
 	for _, r := range rs {
 		byName[r.Port] = r
 	}
@@ -313,12 +313,12 @@ func TestBreakerWithMoreJobsThanItsThreshold(t *testing.T) {
 	failed, notRun := 0, 0
 	for _, o := range r.Scenarios {
 		switch o.Status {
-		case steps.StatusFail:
+		case result.StatusFail:
 			failed++
 			if strings.Contains(o.Message, "unresponsive") {
 				t.Errorf("%s failed with the breaker's error instead of not running: %q", o.Scenario, o.Message)
 			}
-		case steps.StatusUnresponsive:
+		case result.StatusUnresponsive:
 			notRun++
 		default:
 			t.Errorf("%s: %s %q", o.Scenario, o.Status, o.Message)

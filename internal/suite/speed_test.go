@@ -10,7 +10,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
 func speedOptions(t *testing.T, tags string, jobs int) Options {
@@ -31,7 +31,7 @@ func speedOptions(t *testing.T, tags string, jobs int) Options {
 	}
 }
 
-func runOne(t *testing.T, o Options) *PortResult {
+func runOne(t *testing.T, o Options) *result.PortResult {
 	t.Helper()
 	results, err := Run(context.Background(), o)
 	if err != nil {
@@ -58,7 +58,7 @@ func TestParallelRunReportsLikeASequentialOne(t *testing.T) {
 	if seq.Timing.Starts != 1 {
 		t.Errorf("the sequential run started %d adapter processes; want 1", seq.Timing.Starts)
 	}
-	key := func(o steps.Outcome) string {
+	key := func(o result.Outcome) string {
 		return o.URI + " | " + o.Scenario + " | " + string(o.Status) + " | " + strings.Join(o.Tags, " ")
 	}
 	if len(seq.Scenarios) != len(par.Scenarios) || len(seq.Scenarios) < 10 {

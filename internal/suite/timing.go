@@ -4,19 +4,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
-
-// Timing is where one implementation's wall time went; `conformance bench` prints it.
-// It never decides a verdict.
-type Timing struct {
-	Wall      time.Duration // the implementation's whole run, prepare included
-	Prepare   time.Duration // runners/<port>/prepare (build, venv, …)
-	Start     time.Duration // mean time one adapter process took to start and answer hello
-	Starts    int           // adapter processes started (the first, one per extra job, replacements)
-	Scenarios time.Duration // wall time of the godog run (all scenarios, Jobs at a time)
-	Jobs      int           // scenarios run at once
-}
 
 // DefaultJobs is --jobs when not given: four adapters per core, between 2 and 8. Most scenario
 // time is spent waiting on fakes and pinned bounds, not computing (the reference's suite uses
@@ -36,7 +25,7 @@ func AutoJobs(implementations int) int { return max(4, DefaultJobs()/max(1, impl
 // Floor is the intrinsic floor of a run: the waits its scenarios cannot avoid even on a
 // perfect port (each scenario's declared cancel, deadline or server timeout, see
 // steps/bounds.go), spread over the jobs, and never less than the longest single one.
-func Floor(out []steps.Outcome, jobs int) time.Duration {
+func Floor(out []result.Outcome, jobs int) time.Duration {
 	var sum, longest time.Duration
 	for _, o := range out {
 		sum += o.Floor

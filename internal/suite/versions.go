@@ -8,28 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
-// Versions identify what a run was judged against, so results from different runs can be
-// merged only when they answer the same questions.
-type Versions struct {
-	// Catalogue is a hash of fixtures/catalogue.txt: the IDs and what each checks.
-	Catalogue string
-	// Suite is a hash of everything that decides a verdict besides the port: the features, the
-	// fixtures (golden bodies, MCP configs) and the protocol schema.
-	Suite string
-	// Harness, Command and Duration say how the run was made, for the reports' headers: the
-	// harness version, the command line, the wall time. Not compared by merge.
-	Harness, Command string
-	Duration         time.Duration
-}
-
 // SuiteVersions hashes the catalogue and the suite files under root.
-func SuiteVersions(root string) (Versions, error) {
+func SuiteVersions(root string) (result.Versions, error) {
 	cat, err := hashFiles(root, []string{filepath.Join("fixtures", "catalogue.txt")})
 	if err != nil {
-		return Versions{}, err
+		return result.Versions{}, err
 	}
 	var files []string
 	for _, dir := range []string{"features", "fixtures", "schema"} {
@@ -45,14 +32,14 @@ func SuiteVersions(root string) (Versions, error) {
 			return nil
 		})
 		if err != nil {
-			return Versions{}, fmt.Errorf("suite version: %w", err)
+			return result.Versions{}, fmt.Errorf("suite version: %w", err)
 		}
 	}
 	suite, err := hashFiles(root, files)
 	if err != nil {
-		return Versions{}, err
+		return result.Versions{}, err
 	}
-	return Versions{Catalogue: cat, Suite: suite}, nil
+	return result.Versions{Catalogue: cat, Suite: suite}, nil
 }
 
 // hashFiles is a short sha256 over each file's slash path and content, in sorted order.

@@ -1,4 +1,4 @@
-package suite
+package result
 
 import (
 	"crypto/sha256"

@@ -1,0 +1,14 @@
+package result
+
+import "time"
+
+// Timing is where one implementation's wall time went; `conformance bench` prints it.
+// It never decides a verdict.
+type Timing struct {
+	Wall      time.Duration // the implementation's whole run, prepare included
+	Prepare   time.Duration // runners/<port>/prepare (build, venv, …)
+	Start     time.Duration // mean time one adapter process took to start and answer hello
+	Starts    int           // adapter processes started (the first, one per extra job, replacements)
+	Scenarios time.Duration // wall time of the godog run (all scenarios, Jobs at a time)
+	Jobs      int           // scenarios run at once
+}
