@@ -26,10 +26,14 @@ type lockedWriter struct {
 	w  io.Writer
 }
 
-func (l *lockedWriter) writeLine(b []byte) error {
+func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, err := l.w.Write(append(b, '\n'))
+	return l.w.Write(b)
+}
+
+func (l *lockedWriter) writeLine(b []byte) error {
+	_, err := l.Write(append(b, '\n'))
 	return err
 }
 

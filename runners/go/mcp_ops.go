@@ -46,11 +46,8 @@ func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
 	ctx, cancel := x.context()
 	defer cancel()
 	tk, err := toolnexus.CreateToolkit(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	if tk == nil { // no handle is kept
-		return none, nil
+	if err != nil || tk == nil { // no handle is kept
+		return none, err
 	}
 	if old, ok := a.toolkits[x.Handle]; ok {
 		old.Close()
@@ -85,11 +82,8 @@ func opMcpLoad(a *adapter, x args, _ string) (any, error) {
 	if src != nil {
 		defer src.Close()
 	}
-	if err != nil {
-		return nil, err
-	}
-	if src == nil {
-		return none, nil
+	if err != nil || src == nil {
+		return none, err
 	}
 	return loaded(src.Tools, src.Status), nil
 }
@@ -103,11 +97,8 @@ func opMcpList(a *adapter, x args, _ string) (any, error) {
 	ctx, cancel := x.context()
 	defer cancel()
 	inv, err := toolnexus.ListMcpTools(ctx, x.mcpConfig())
-	if err != nil {
-		return nil, err
-	}
-	if inv == nil {
-		return none, nil
+	if err != nil || inv == nil {
+		return none, err
 	}
 	tools := map[string][]map[string]any{}
 	for server, list := range inv.Tools {

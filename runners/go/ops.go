@@ -63,9 +63,7 @@ func (a *adapter) closeAll(limit time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for _, tk := range a.toolkits {
-			tk.Close()
-		}
+		maps.Values(a.toolkits)(func(tk *toolnexus.Toolkit) bool { tk.Close(); return true })
 	}()
 	select {
 	case <-done:
@@ -109,69 +107,61 @@ func opClientCreate(a *adapter, x args, _ string) (any, error) {
 	return nil, nil
 }
 
-// opClientRun serves client.run (run, stream, or run with history) and client.ask.
+// opClientRun serves client.run (run, stream, or run with history) and client.ask. With no
+// toolkit named it passes an empty one, as a host with no tools would build.
 func opClientRun(a *adapter, x args, op string) (any, error) {
-	if x.Stream && x.History != nil {
-		return nil, unsupportedf("adapter: the Go port's Stream takes no history")
-	}
-	return a.withRun(x, func(ctx context.Context, c *toolnexus.Client, tk *toolnexus.Toolkit) (*toolnexus.RunResult, error) {
-		var res toolnexus.RunResult
-		var err error
-		switch {
-		case op == "client.ask":
-			res, err = c.Ask(ctx, x.Prompt, tk, x.ID)
-		case x.Stream:
-			return drainStream(c.Stream(ctx, x.Prompt, tk))
-		case x.History != nil:
-			res, err = c.RunWithHistory(ctx, x.Prompt, tk, append([]any{}, *x.History...))
-		default:
-			res, err = c.Run(ctx, x.Prompt, tk)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &res, nil
-	})
-}
-
-// withRun runs fn on the handles and reports what the library returned; with no toolkit
-// named it passes an empty one, as a host with no tools would build.
-func (a *adapter) withRun(x args, fn func(context.Context, *toolnexus.Client, *toolnexus.Toolkit) (*toolnexus.RunResult, error)) (any, error) {
 	e, err := a.lookupClient(x.Client)
 	if err != nil {
 		return nil, err
 	}
+	if x.Stream && x.History != nil {
+		return nil, unsupportedf("adapter: the Go port's Stream takes no history")
+	}
 	ctx, tk := context.Background(), a.toolkits[x.Toolkit]
 	if tk == nil && x.Toolkit != "" {
 		return nil, adapterErr("failed", "adapter: unknown toolkit handle "+x.Toolkit)
-	}
-	if tk == nil {
+	} else if tk == nil {
 		if tk, err = toolnexus.CreateToolkit(ctx, toolnexus.Options{Builtins: false}); err != nil {
 			return nil, err
 		}
 		defer tk.Close()
 	}
-	res, err := fn(ctx, e.client, tk)
+	var res toolnexus.RunResult
+	out := &res
+	switch c := e.client; {
+	case op == "client.ask":
+		res, err = c.Ask(ctx, x.Prompt, tk, x.ID)
+	case x.Stream:
+		var ch <-chan toolnexus.StreamEvent
+		if ch, err = c.Stream(ctx, x.Prompt, tk); err == nil {
+			out, err = drainStream(ch)
+		}
+	case x.History != nil:
+		res, err = c.RunWithHistory(ctx, x.Prompt, tk, append([]any{}, *x.History...))
+	default:
+		res, err = c.Run(ctx, x.Prompt, tk)
+	}
 	if err != nil {
 		return nil, err
 	}
-	report := map[string]any{"text": nil, "turns": nil, "toolCalls": nil} // no result stays null
-	if res != nil {
-		calls := []string{}
-		for _, tc := range res.ToolCalls {
-			calls = append(calls, tc.Name)
-		}
-		report = map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": calls}
+	return runReport(out), nil
+}
+
+// runReport is what the library returned; no result stays null.
+func runReport(res *toolnexus.RunResult) map[string]any {
+	if res == nil {
+		return map[string]any{"text": nil, "turns": nil, "toolCalls": nil}
 	}
-	return report, nil
+	calls := []string{}
+	for _, tc := range res.ToolCalls {
+		calls = append(calls, tc.Name)
+	}
+	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": calls}
 }
 
 // drainStream consumes a stream up to its terminal event; the rest is drained in the
 // background so the library's goroutine never blocks on us.
-func drainStream(ch <-chan toolnexus.StreamEvent, err error) (*toolnexus.RunResult, error) {
-	if err != nil {
-		return nil, err
-	}
+func drainStream(ch <-chan toolnexus.StreamEvent) (*toolnexus.RunResult, error) {
 	for ev := range ch {
 		if ev.Type != "done" && ev.Type != "error" {
 			continue
@@ -180,13 +170,10 @@ func drainStream(ch <-chan toolnexus.StreamEvent, err error) (*toolnexus.RunResu
 			for range ch {
 			}
 		}()
-		if ev.Type == "done" {
-			return ev.Result, nil // a done event without a result is reported as null
-		}
-		if ev.Err == nil {
+		if ev.Type == "error" && ev.Err == nil {
 			return nil, adapterErr("failed", "adapter: error event without an error")
 		}
-		return nil, ev.Err
+		return ev.Result, ev.Err // a done event without a result is reported as null
 	}
 	return nil, adapterErr("failed", "adapter: stream closed without a done or error event")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -11,17 +10,7 @@ import (
 // TestNilRunResultIsNull: no result from the library must reach the runner as null,
 // never as a success with empty text and zero turns.
 func TestNilRunResultIsNull(t *testing.T) {
-	a := newTestAdapter(t, nil)
-	mustOK(t, call(t, a, "client.create", map[string]any{
-		"handle": "c", "baseUrl": "http://127.0.0.1:1", "style": "openai", "model": "m", "apiKey": "k",
-	}))
-	got, err := a.withRun(args{Client: "c"}, func(context.Context, *toolnexus.Client, *toolnexus.Toolkit) (*toolnexus.RunResult, error) {
-		return nil, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := json.Marshal(got)
+	raw, _ := json.Marshal(runReport(nil))
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
 	for _, k := range []string{"text", "turns", "toolCalls"} {
@@ -36,7 +25,7 @@ func TestDoneWithoutResult(t *testing.T) {
 	ch := make(chan toolnexus.StreamEvent, 1)
 	ch <- toolnexus.StreamEvent{Type: "done"}
 	close(ch)
-	res, err := drainStream(ch, nil)
+	res, err := drainStream(ch)
 	if err != nil || res != nil {
 		t.Fatalf("drainStream = %v, %v; want nil, nil", res, err)
 	}
