@@ -1,17 +1,10 @@
-// toolnexus conformance adapter for the JS port: a relay of SPEC.md §3.
-//
+// toolnexus conformance adapter for the JS port, a relay of SPEC.md §3:
 //   node adapter.mjs <absolute path of the port's entry file>
-//
-// Reads one JSON request per line on stdin, serves them one at a time, and writes one response
-// line per request on stdout. Host functions (body transform, BeforeLLM hook, host tools, the
-// recording fetch) call back to the runner: a callback line on stdout, the answer read
-// synchronously from the callback pipe. The runner decides what they do and judges errors
-// (runners/js/errors.json); this file only relays.
-//
-// Everything goes through the port's public API: createClient, createToolkit, loadMcp,
-// listMcpTools, InMemoryConversationStore, Client.run / stream / ask / conversationStore,
-// Toolkit.tools / mcpStatus / close, and host tools of the port's Tool shape.
-import { readFileSync, existsSync, readSync, writeSync } from "node:fs"
+// One JSON request per line on stdin, served one at a time; one response line each on stdout.
+// Host functions call back to the runner, which decides what they do and judges errors
+// (errors.json). Only the port's public API is used: createClient, createToolkit, loadMcp,
+// listMcpTools, InMemoryConversationStore and the Client / Toolkit methods.
+import { readFileSync, readSync, writeSync } from "node:fs"
 import path from "node:path"
 import { createInterface } from "node:readline"
 import { pathToFileURL } from "node:url"
@@ -25,8 +18,7 @@ process.stdout.write = (chunk, ...rest) => writeErr(chunk, ...rest)
 const realWarn = console.warn.bind(console)
 const realError = console.error.bind(console)
 console.log = (...a) => writeErr(format(...a) + "\n")
-console.info = console.log
-console.debug = console.log
+console.info = console.debug = console.log
 
 const log = (msg) => writeErr(`[adapter] ${msg}\n`)
 const stack = (e) => (e && e.stack ? e.stack : String(e))
@@ -48,6 +40,17 @@ function writeLine(obj) {
   }
 }
 
+// AdapterError is the adapter's own answer: `unsupported` where the port's API cannot express
+// an op or argument, `failed` for an adapter fault. Everything else the port threw is relayed.
+class AdapterError extends Error {
+  constructor(kind, message) {
+    super(message)
+    this.kind = kind
+  }
+}
+const unsupported = (msg) => new AdapterError("unsupported", msg)
+const fault = (msg) => new AdapterError("failed", msg)
+
 // A rejection nobody handles, or an exception nobody catches, would end a default Node 20
 // process: the adapter keeps running and reports it in the next response's "crashes".
 const crashes = []
@@ -58,22 +61,13 @@ for (const [event, what] of [["unhandledRejection", "unhandled rejection"], ["un
   })
 }
 
-const OPS = [
-  "hello", "client.create", "client.run", "client.ask", "store.get", "store.save",
-  "store.identity", "toolkit.create", "toolkit.close", "mcp.load", "mcp.list", "shutdown",
-]
-
 // --- the port ----------------------------------------------------------------------------------
-const entry = process.argv[2]
-if (!entry || !existsSync(entry)) {
-  log(`usage: node adapter.mjs <port entry file> (got ${JSON.stringify(entry)})`)
-  process.exit(3)
-}
+const entry = process.argv[2] ?? ""
 let tn
 try {
   tn = await import(pathToFileURL(path.resolve(entry)).href)
 } catch (e) {
-  log(`cannot import the toolnexus JS port at ${entry}: ${stack(e)}`)
+  log(`cannot import the toolnexus JS port at ${JSON.stringify(entry)}: ${stack(e)}`)
   process.exit(3)
 }
 
@@ -83,9 +77,7 @@ function portPackage() {
     try {
       const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"))
       if (pkg && pkg.name) return { pkg, dir }
-    } catch {
-      // none here, or unreadable: keep walking
-    }
+    } catch {} // none here, or unreadable: keep walking
     if (path.dirname(dir) === dir) return { pkg: {}, dir: "" }
   }
 }
@@ -99,26 +91,21 @@ let unread = Buffer.alloc(0) // bytes read from the pipe past the last answer's 
 // the port calls its body transform synchronously, so the answer cannot wait for an event.
 function readAnswer() {
   const chunk = Buffer.alloc(64 * 1024)
-  for (;;) {
-    const nl = unread.indexOf(10)
-    if (nl >= 0) {
-      const line = unread.subarray(0, nl).toString("utf8")
-      unread = unread.subarray(nl + 1)
-      return line
-    }
-    let n
+  for (let nl; (nl = unread.indexOf(10)) < 0; ) {
+    let n = -1
     try {
       n = readSync(CALLBACK_FD, chunk, 0, chunk.length, null)
     } catch (e) {
-      if (e.code === "EAGAIN") {
-        nap()
-        continue
-      }
-      throw new AdapterError("failed", `adapter: cannot read the callback pipe (fd ${CALLBACK_FD}): ${e.message}`)
+      if (e.code !== "EAGAIN") throw fault(`adapter: cannot read the callback pipe (fd ${CALLBACK_FD}): ${e.message}`)
+      nap()
     }
-    if (n === 0) throw new AdapterError("failed", `adapter: the callback pipe (fd ${CALLBACK_FD}) closed`)
-    unread = Buffer.concat([unread, chunk.subarray(0, n)])
+    if (n === 0) throw fault(`adapter: the callback pipe (fd ${CALLBACK_FD}) closed`)
+    if (n > 0) unread = Buffer.concat([unread, chunk.subarray(0, n)])
   }
+  const nl = unread.indexOf(10)
+  const line = unread.subarray(0, nl).toString("utf8")
+  unread = unread.subarray(nl + 1)
+  return line
 }
 
 // callback is the one stub behind every host function. Node runs it to completion on one
@@ -128,7 +115,7 @@ function callback(fn, args) {
   const n = ++callbackSeq
   writeLine({ callback: n, fn, args })
   const answer = JSON.parse(readAnswer())
-  if (answer.callback !== n) throw new AdapterError("failed", `adapter: callback ${n} got the answer to ${answer.callback}`)
+  if (answer.callback !== n) throw fault(`adapter: callback ${n} got the answer to ${answer.callback}`)
   if (!answer.ok) throw new Error(answer.error)
   return answer
 }
@@ -177,10 +164,7 @@ function fetchStub(client) {
 
 function hostTool(toolkit, t) {
   return {
-    name: t.name,
-    description: t.description,
-    inputSchema: t.inputSchema,
-    source: "custom",
+    name: t.name, description: t.description, inputSchema: t.inputSchema, source: "custom",
     async execute(input) {
       const { value } = callback("tool", { toolkit, name: t.name, input: input ?? {} })
       return { output: typeof value === "string" ? value : JSON.stringify(value ?? null), isError: false }
@@ -188,27 +172,10 @@ function hostTool(toolkit, t) {
   }
 }
 
-// --- errors ------------------------------------------------------------------------------------
-// AdapterError is the adapter's own answer: `unsupported` where the port's API cannot express
-// an op or argument, `failed` for an adapter fault. Everything else the port threw is relayed.
-class AdapterError extends Error {
-  constructor(kind, message) {
-    super(message)
-    this.kind = kind
-  }
-}
-const unsupported = (msg) => new AdapterError("unsupported", msg)
-
-function errMessage(e) {
-  if (e && typeof e === "object" && e.message !== undefined) return String(e.message)
-  return String(e)
-}
-
+// --- relayed errors ----------------------------------------------------------------------------
+const errMessage = (e) => String(e && typeof e === "object" && e.message !== undefined ? e.message : e)
 // errType is the error's name (AbortError, TimeoutError, TypeError), else its constructor's.
-function errType(e) {
-  if (!e || typeof e !== "object") return typeof e
-  return String(e.name ?? e.constructor?.name ?? "Object")
-}
+const errType = (e) => (e && typeof e === "object" ? String(e.name ?? e.constructor?.name ?? "Object") : typeof e)
 
 // protoNames lists the constructors up e's prototype chain (DOMException, Error), Object left out.
 function protoNames(e, type) {
@@ -224,16 +191,12 @@ function protoNames(e, type) {
 function chainOf(e, out = [], seen = new Set()) {
   if (e === undefined || e === null || seen.has(e)) return out
   const type = errType(e)
-  const entry = { type, is: [], message: errMessage(e) }
-  if (typeof e === "object") {
-    seen.add(e)
-    entry.is = protoNames(e, type)
-  }
-  out.push(entry)
-  if (typeof e === "object") {
-    chainOf(e.cause, out, seen)
-    if (Array.isArray(e.errors)) for (const x of e.errors) chainOf(x, out, seen)
-  }
+  const isObj = typeof e === "object"
+  out.push({ type, is: isObj ? protoNames(e, type) : [], message: errMessage(e) })
+  if (!isObj) return out
+  seen.add(e)
+  chainOf(e.cause, out, seen)
+  for (const x of Array.isArray(e.errors) ? e.errors : []) chainOf(x, out, seen)
   return out
 }
 
@@ -261,46 +224,16 @@ function makeTiming(args) {
   return { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals), stop: () => clearTimeout(timer) }
 }
 
-// --- state -------------------------------------------------------------------------------------
+// --- handles -----------------------------------------------------------------------------------
 const clients = new Map() // handle -> {client, hostStore}
 const toolkits = new Map() // handle -> Toolkit
 
-function lookupClient(handle) {
-  const c = clients.get(handle)
-  if (!c) throw new AdapterError("failed", `adapter: unknown client handle ${JSON.stringify(handle)}`)
-  return c
+function lookup(map, what, handle) {
+  if (!map.has(handle)) throw fault(`adapter: unknown ${what} handle ${JSON.stringify(handle)}`)
+  return map.get(handle)
 }
-
-function lookupToolkit(handle) {
-  if (handle === undefined) return undefined
-  const tk = toolkits.get(handle)
-  if (!tk) throw new AdapterError("failed", `adapter: unknown toolkit handle ${JSON.stringify(handle)}`)
-  return tk
-}
-
-// --- ops ---------------------------------------------------------------------------------------
-function opHello() {
-  const { pkg, dir } = portPackage()
-  const version = `${pkg.version ?? "unknown"}${dir ? ` (${dir})` : ""}`
-  return { port: "js", library: pkg.name ?? "toolnexus", version, runtime: `node ${process.version}`, ops: OPS }
-}
-
-function opClientCreate(args) {
-  // The port takes a fetch function; a request timeout would live inside the host's fetch,
-  // so there is no client setting to hand over. The message is the one the expectations pin.
-  if (args.httpTimeoutMs !== undefined) throw unsupported('adapter: unknown argument "httpTimeoutMs"')
-  const opts = { baseUrl: args.baseUrl, style: args.style, model: args.model, apiKey: args.apiKey }
-  for (const k of ["systemPrompt", "maxTurns", "requestParams"]) if (args[k] !== undefined) opts[k] = args[k]
-  if (args.bodyTransform) opts.bodyTransform = bodyTransformStub(args.handle)
-  if (args.beforeLLM) opts.hooks = { beforeLLM: beforeLLMStub(args.handle) }
-  if (args.httpClient === "recording") opts.fetch = fetchStub(args.handle)
-  const hostStore = args.store === "host" ? new tn.InMemoryConversationStore() : undefined
-  if (hostStore) opts.store = hostStore
-  const client = tn.createClient(opts)
-  if (!client) throw new AdapterError("failed", "adapter: createClient returned nothing")
-  clients.set(args.handle, { client, hostStore })
-  return {}
-}
+const lookupClient = (handle) => lookup(clients, "client", handle)
+const lookupToolkit = (handle) => lookup(toolkits, "toolkit", handle)
 
 // withRun resolves the handles, runs fn and reports what the port returned (missing stays
 // null). With no toolkit named it passes an empty one, as the port's run needs a Toolkit.
@@ -308,13 +241,9 @@ async function withRun(args, fn) {
   const { client } = lookupClient(args.client)
   const empty = args.toolkit === undefined ? await tn.createToolkit({ builtins: false }) : undefined
   try {
-    const res = await fn(client, empty ?? lookupToolkit(args.toolkit))
-    const ok = res && typeof res === "object"
-    return {
-      text: ok ? res.text ?? null : null,
-      turns: ok ? res.turns ?? null : null,
-      toolCalls: ok && Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null,
-    }
+    const res = (await fn(client, empty ?? lookupToolkit(args.toolkit))) ?? {}
+    const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
+    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls }
   } finally {
     if (empty) await empty.close().catch(() => {})
   }
@@ -322,125 +251,127 @@ async function withRun(args, fn) {
 
 // drainStream consumes the port's async generator up to its `done` event.
 async function drainStream(gen) {
-  for await (const ev of gen) {
-    if (ev && ev.type === "done") return ev.result ?? null
-  }
-  throw new AdapterError("failed", "adapter: the stream ended without a done event")
-}
-
-function opClientRun(args) {
-  if (args.stream && args.history) throw unsupported("adapter: the JS port's stream() takes no history")
-  return withRun(args, (client, toolkit) => {
-    if (args.stream) return drainStream(client.stream(args.prompt, { toolkit }))
-    if (args.history) return client.run(args.prompt, { toolkit, history: args.history })
-    return client.run(args.prompt, { toolkit })
-  })
-}
-
-function opClientAsk(args) {
-  return withRun(args, (client, toolkit) => client.ask(args.prompt, { toolkit, id: args.id }))
+  for await (const ev of gen) if (ev && ev.type === "done") return ev.result ?? null
+  throw fault("adapter: the stream ended without a done event")
 }
 
 function storeOf(handle) {
   const store = lookupClient(handle).client.conversationStore()
-  if (!store) throw new AdapterError("failed", "adapter: conversationStore() returned nothing")
+  if (!store) throw fault("adapter: conversationStore() returned nothing")
   return store
-}
-
-async function opStoreGet(args) {
-  return { messages: (await storeOf(args.client).get(args.id ?? "")) ?? null }
-}
-
-async function opStoreSave(args) {
-  await storeOf(args.client).save(args.id, args.messages)
-  return {}
-}
-
-function opStoreIdentity(args) {
-  const { client, hostStore } = lookupClient(args.client)
-  return { same: hostStore !== undefined && client.conversationStore() === hostStore }
 }
 
 // mcpInput is what the port's input parameter takes: the path for {file}, the object for {inline}.
 const mcpInput = (cfg) => (cfg === undefined ? undefined : cfg.file ?? cfg.inline)
-
 // statusOf copies the port's status map; a missing one stays null (SPEC.md §3).
 const statusOf = (status) => (status && typeof status === "object" ? { ...status } : null)
 const namesOf = (list) => (Array.isArray(list) ? list.map((t) => t.name) : null)
 
-async function opToolkitCreate(args, timing) {
-  const opts = { builtins: false }
-  if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
-  if (args.extraTools) opts.extraTools = args.extraTools.map((t) => hostTool(args.handle, t))
-  if (timing) opts.signal = timing.signal
-  const tk = await tn.createToolkit(opts)
-  if (!tk) return { tools: null, status: null } // null stays null, no handle kept
-  await toolkits.get(args.handle)?.close().catch(() => {})
-  toolkits.set(args.handle, tk)
-  return { tools: namesOf(tk.tools()), status: statusOf(tk.mcpStatus()) }
-}
-
-async function opToolkitClose(args) {
-  await lookupToolkit(args.toolkit).close()
-  toolkits.delete(args.toolkit)
-  return {}
-}
-
-// signalFor is the signal for the port's cancellation-aware entry point; `context: false`
-// calls the no-signal one, which cannot take cancelAfterMs/deadlineMs.
-function signalFor(args, timing, what) {
-  if (args.context !== false) return { signal: timing ? timing.signal : new AbortController().signal }
+// mcpCall calls a port entry point with the caller's signal; `context: false` calls it
+// without one, which cannot take cancelAfterMs/deadlineMs.
+function mcpCall(fn, args, timing, what) {
+  const input = mcpInput(args.mcpConfig)
+  if (args.context !== false) return fn(input, { signal: timing ? timing.signal : new AbortController().signal })
   if (timing) throw unsupported(`adapter: ${what} takes no cancelAfterMs/deadlineMs`)
-  return undefined
+  return fn(input)
 }
 
-async function opMcpLoad(args, timing) {
-  const opts = signalFor(args, timing, "the no-context load")
-  const input = mcpInput(args.mcpConfig)
-  const src = opts ? await tn.loadMcp(input, opts) : await tn.loadMcp(input)
-  if (!src) return { tools: null, status: null }
-  try {
-    return { tools: namesOf(src.tools), status: statusOf(src.status) }
-  } finally {
-    await src.close()
-  }
-}
-
-async function opMcpList(args, timing) {
-  const opts = signalFor(args, timing, "a listing without a signal")
-  const input = mcpInput(args.mcpConfig)
-  const inv = opts ? await tn.listMcpTools(input, opts) : await tn.listMcpTools(input)
-  if (!inv || !inv.tools) return { tools: null, status: inv ? statusOf(inv.status) : null }
-  const tools = {}
-  for (const [server, list] of Object.entries(inv.tools)) {
-    tools[server] = (list ?? []).map((t) => ({
-      name: t.name,
-      description: t.description ?? null,
-      inputSchema: t.inputSchema ?? null,
-    }))
-  }
-  return { tools, status: statusOf(inv.status) }
-}
-
+// --- ops ---------------------------------------------------------------------------------------
 const HANDLERS = {
-  hello: opHello,
-  "client.create": opClientCreate,
-  "client.run": opClientRun,
-  "client.ask": opClientAsk,
-  "store.get": opStoreGet,
-  "store.save": opStoreSave,
-  "store.identity": opStoreIdentity,
-  "toolkit.create": opToolkitCreate,
-  "toolkit.close": opToolkitClose,
-  "mcp.load": opMcpLoad,
-  "mcp.list": opMcpList,
+  hello() {
+    const { pkg, dir } = portPackage()
+    const version = `${pkg.version ?? "unknown"}${dir ? ` (${dir})` : ""}`
+    const ops = Object.keys(HANDLERS)
+    return { port: "js", library: pkg.name ?? "toolnexus", version, runtime: `node ${process.version}`, ops }
+  },
+
+  "client.create"(args) {
+    // The port takes a fetch function: a request timeout would live inside the host's fetch,
+    // so there is no client setting to hand over. The message is the one expectations pin.
+    if (args.httpTimeoutMs !== undefined) throw unsupported('adapter: unknown argument "httpTimeoutMs"')
+    const opts = { baseUrl: args.baseUrl, style: args.style, model: args.model, apiKey: args.apiKey }
+    for (const k of ["systemPrompt", "maxTurns", "requestParams"]) if (args[k] !== undefined) opts[k] = args[k]
+    if (args.bodyTransform) opts.bodyTransform = bodyTransformStub(args.handle)
+    if (args.beforeLLM) opts.hooks = { beforeLLM: beforeLLMStub(args.handle) }
+    if (args.httpClient === "recording") opts.fetch = fetchStub(args.handle)
+    const hostStore = args.store === "host" ? new tn.InMemoryConversationStore() : undefined
+    if (hostStore) opts.store = hostStore
+    const client = tn.createClient(opts)
+    if (!client) throw fault("adapter: createClient returned nothing")
+    clients.set(args.handle, { client, hostStore })
+    return {}
+  },
+
+  "client.run"(args) {
+    if (args.stream && args.history) throw unsupported("adapter: the JS port's stream() takes no history")
+    return withRun(args, (client, toolkit) => {
+      if (args.stream) return drainStream(client.stream(args.prompt, { toolkit }))
+      return client.run(args.prompt, args.history ? { toolkit, history: args.history } : { toolkit })
+    })
+  },
+
+  "client.ask": (args) => withRun(args, (client, toolkit) => client.ask(args.prompt, { toolkit, id: args.id })),
+
+  async "store.get"(args) {
+    return { messages: (await storeOf(args.client).get(args.id ?? "")) ?? null }
+  },
+
+  async "store.save"(args) {
+    await storeOf(args.client).save(args.id, args.messages)
+    return {}
+  },
+
+  "store.identity"(args) {
+    const { client, hostStore } = lookupClient(args.client)
+    return { same: hostStore !== undefined && client.conversationStore() === hostStore }
+  },
+
+  async "toolkit.create"(args, timing) {
+    const opts = { builtins: false }
+    if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
+    if (args.extraTools) opts.extraTools = args.extraTools.map((t) => hostTool(args.handle, t))
+    if (timing) opts.signal = timing.signal
+    const tk = await tn.createToolkit(opts)
+    if (!tk) return { tools: null, status: null } // null stays null, no handle kept
+    await toolkits.get(args.handle)?.close().catch(() => {})
+    toolkits.set(args.handle, tk)
+    return { tools: namesOf(tk.tools()), status: statusOf(tk.mcpStatus()) }
+  },
+
+  async "toolkit.close"(args) {
+    await lookupToolkit(args.toolkit).close()
+    toolkits.delete(args.toolkit)
+    return {}
+  },
+
+  // The adapter closes the source before it answers (SPEC.md §3).
+  async "mcp.load"(args, timing) {
+    const src = await mcpCall(tn.loadMcp, args, timing, "the no-context load")
+    if (!src) return { tools: null, status: null }
+    try {
+      return { tools: namesOf(src.tools), status: statusOf(src.status) }
+    } finally {
+      await src.close()
+    }
+  },
+
+  async "mcp.list"(args, timing) {
+    const inv = await mcpCall(tn.listMcpTools, args, timing, "a listing without a signal")
+    if (!inv || !inv.tools) return { tools: null, status: inv ? statusOf(inv.status) : null }
+    const tools = {}
+    for (const [server, list] of Object.entries(inv.tools)) {
+      tools[server] = (list ?? []).map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? null }))
+    }
+    return { tools, status: statusOf(inv.status) }
+  },
+
   shutdown: () => ({}),
 }
 const TIMED = new Set(["toolkit.create", "mcp.load", "mcp.list"])
 
 // --- warnings ----------------------------------------------------------------------------------
 // capture points console.warn / console.error (the port's sink) at a collector for one request,
-// teed to stderr, and returns the lines and a restore function.
+// teed to stderr; handle() puts the real ones back.
 function capture() {
   const lines = []
   console.warn = console.error = (...a) => {
@@ -448,19 +379,13 @@ function capture() {
     writeErr(text + "\n")
     for (const l of text.split("\n")) if (l.trim() !== "") lines.push(l.replace(/\r$/, ""))
   }
-  return {
-    lines,
-    restore() {
-      console.warn = realWarn
-      console.error = realError
-    },
-  }
+  return lines
 }
 
 // --- the loop ----------------------------------------------------------------------------------
 async function handle(req) {
   const args = req.args ?? {}
-  const cap = capture()
+  const warnings = capture()
   const timing = TIMED.has(req.op) ? makeTiming(args) : undefined
   let resp
   try {
@@ -471,12 +396,13 @@ async function handle(req) {
     resp = { id: req.id, ok: false, error: relayError(e) }
   } finally {
     timing?.stop()
-    cap.restore()
+    console.warn = realWarn
+    console.error = realError
   }
   // Node reports an unhandled rejection only after the microtask queue drains: give one the
   // library left behind the chance to surface on the MCP call that caused it.
   if (TIMED.has(req.op)) await new Promise((r) => setTimeout(r, 30))
-  resp.warnings = cap.lines.slice()
+  resp.warnings = warnings.slice()
   if (crashes.length > 0) resp.crashes = crashes.splice(0)
   return resp
 }
@@ -490,16 +416,12 @@ function send(resp) {
   }
 }
 
-async function closeAll(ms) {
-  const work = Promise.all([...toolkits.values()].map((tk) => tk.close().catch(() => {})))
-  toolkits.clear()
-  await Promise.race([work, new Promise((r) => setTimeout(r, ms).unref())])
-}
-
+// stop closes every toolkit left open (waiting at most 2 s) and exits.
 let stopping = false
 async function stop() {
   stopping = true
-  await closeAll(2000)
+  const closing = Promise.all([...toolkits.values()].map((tk) => tk.close().catch(() => {})))
+  await Promise.race([closing, new Promise((r) => setTimeout(r, 2000).unref())])
   process.exit(0)
 }
 
