@@ -91,7 +91,7 @@ let unread = Buffer.alloc(0) // bytes read from the pipe past the last answer's 
 // the port calls its body transform synchronously, so the answer cannot wait for an event.
 function readAnswer() {
   const chunk = Buffer.alloc(64 * 1024)
-  for (let nl; (nl = unread.indexOf(10)) < 0; ) {
+  while (!unread.includes(10)) {
     let n = -1
     try {
       n = readSync(CALLBACK_FD, chunk, 0, chunk.length, null)
