@@ -288,7 +288,7 @@ const HANDLERS = {
   "client.create"(args) {
     // The port takes a fetch function: a request timeout would live inside the host's fetch,
     // so there is no client setting to hand over. The message is the one expectations pin.
-    if (args.httpTimeoutMs !== undefined) throw unsupported('adapter: unknown argument "httpTimeoutMs"')
+    if (args.httpTimeoutMs !== undefined) throw unsupported('adapter: httpTimeoutMs: the JS port takes a fetch function, so a timeout would live in the host fetch')
     const opts = { baseUrl: args.baseUrl, style: args.style, model: args.model, apiKey: args.apiKey }
     for (const k of ["systemPrompt", "maxTurns", "requestParams"]) if (args[k] !== undefined) opts[k] = args[k]
     if (args.bodyTransform) opts.bodyTransform = bodyTransformStub(args.handle)
