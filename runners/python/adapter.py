@@ -69,14 +69,14 @@ def take_crashes() -> list[str]:
 
 def on_loop_exception(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     exc = context.get("exception")
-    _CRASHES.append(f"asyncio: {context.get('message', '')}: {message_of(exc) if exc else ''}".rstrip(": "))
-    log(_CRASHES[-1])
+    _CRASHES.append(text := f"asyncio: {context.get('message', '')}: {message_of(exc) if exc else ''}".rstrip(": "))
+    log(text)
 
 
 def on_thread_exception(args: Any) -> None:
     name = args.thread.name if args.thread else "?"
-    _CRASHES.append(f"uncaught exception in thread {name}: {args.exc_type.__name__}: {args.exc_value}")
-    log(_CRASHES[-1])
+    _CRASHES.append(text := f"uncaught exception in thread {name}: {args.exc_type.__name__}: {args.exc_value}")
+    log(text)
 
 
 class StderrTee:
@@ -87,9 +87,10 @@ class StderrTee:
         self.text = io.StringIO()  # one write is one C call: safe from the port's threads
 
     def write(self, s: Any) -> int:
+        s = s if isinstance(s, str) else str(s)
         with contextlib.suppress(Exception):  # a closed stderr must not break the port's print
             _REAL_STDERR.write(s)
-        return self.text.write(s if isinstance(s, str) else str(s))
+        return self.text.write(s)
 
     def warnings(self) -> list[str]:
         return [ln.rstrip("\r") for ln in self.text.getvalue().split("\n") if ln.startswith("[toolnexus]")]
@@ -305,9 +306,9 @@ async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
         raise AdapterError("unsupported", 'adapter: unknown argument "httpTimeoutMs"')
     kw: dict[str, Any] = {"base_url": args["baseUrl"], "style": args["style"],
                           "model": args["model"], "api_key": args["apiKey"]}
-    for key, name in (("systemPrompt", "system_prompt"), ("maxTurns", "max_turns"), ("requestParams", "request_params")):
-        if key in args:
-            kw[name] = copy.deepcopy(args[key])
+    for k, name in (("systemPrompt", "system_prompt"), ("maxTurns", "max_turns"), ("requestParams", "request_params")):
+        if k in args:
+            kw[name] = copy.deepcopy(args[k])
     if args.get("bodyTransform"):
         kw["body_transform"] = body_transform_stub(handle)
     if args.get("beforeLLM"):
