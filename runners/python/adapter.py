@@ -301,9 +301,9 @@ async def op_hello(args: dict[str, Any]) -> dict[str, Any]:
 async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
     handle = args["handle"]
     if "httpTimeoutMs" in args:
-        # The port's http_transport has no timeout of its own to keep or drop (the port passes
-        # one per call). Worded as before, as expectations/python.txt lists it.
-        raise AdapterError("unsupported", 'adapter: unknown argument "httpTimeoutMs"')
+        # The port's http_transport has no timeout of its own to keep or drop.
+        raise AdapterError("unsupported",
+                           "adapter: httpTimeoutMs: the Python port takes an http_transport with no timeout of its own")
     kw: dict[str, Any] = {"base_url": args["baseUrl"], "style": args["style"],
                           "model": args["model"], "api_key": args["apiKey"]}
     for k, name in (("systemPrompt", "system_prompt"), ("maxTurns", "max_turns"), ("requestParams", "request_params")):
