@@ -52,3 +52,34 @@ func TestGoTable(t *testing.T) {
 		}
 	}
 }
+
+// TestRelayedTables judges errors as the python, js and csharp adapters relay them.
+func TestRelayedTables(t *testing.T) {
+	e := func(typ string, is ...string) Entry { return Entry{Type: typ, Is: is, Message: "m"} }
+	cases := []struct {
+		port, op string
+		chain    []Entry
+		want     string
+	}{
+		{"python", "mcp.load", []Entry{e("ExceptionGroup", "Exception"), e("asyncio.exceptions.CancelledError")}, Cancelled},
+		{"python", "client.run", []Entry{e("toolnexus.client.RunTimeout", "TimeoutError", "OSError", "Exception")}, Deadline},
+		{"python", "mcp.load", []Entry{e("json.decoder.JSONDecodeError", "ValueError", "Exception")}, Invalid},
+		{"python", "mcp.load", []Entry{e("httpx.ConnectError", "httpx.TransportError", "Exception")}, Failed},
+		{"js", "mcp.list", []Entry{e("AbortError", "DOMException")}, Cancelled},
+		{"js", "mcp.list", []Entry{e("TimeoutError", "DOMException")}, Deadline},
+		{"js", "mcp.load", []Entry{e("SyntaxError", "Error")}, Invalid},
+		{"js", "client.run", []Entry{e("SyntaxError", "Error")}, Failed},
+		{"csharp", "mcp.load", []Entry{e("System.Threading.Tasks.TaskCanceledException", "System.OperationCanceledException", "System.SystemException")}, Cancelled},
+		{"csharp", "mcp.load", []Entry{e("System.AggregateException"), e("System.TimeoutException", "System.SystemException")}, Deadline},
+		{"csharp", "mcp.load", []Entry{e("System.ArgumentNullException", "System.ArgumentException", "System.SystemException")}, Invalid},
+	}
+	for _, c := range cases {
+		tb, err := Load("../../runners/" + c.port + "/errors.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tb.Kind(c.op, c.chain[0].Type, "m", c.chain); got != c.want {
+			t.Errorf("%s %s %v: %s, want %s", c.port, c.op, c.chain, got, c.want)
+		}
+	}
+}
