@@ -20,6 +20,8 @@ type Protocol struct {
 	request  *jsonschema.Schema
 	response *jsonschema.Schema
 	results  map[string]*jsonschema.Schema
+	callback *jsonschema.Schema
+	answer   *jsonschema.Schema
 }
 
 // resultDefs names the result schema of each op; ops not listed return an empty object.
@@ -66,8 +68,20 @@ func Load() (*Protocol, error) {
 	if p.results[""], err = compile("result.empty"); err != nil {
 		return nil, err
 	}
+	if p.callback, err = compile("callback"); err != nil {
+		return nil, err
+	}
+	if p.answer, err = compile("callbackAnswer"); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
+
+// ValidateCallback checks one host-function callback line from an adapter.
+func (p *Protocol) ValidateCallback(line []byte) error { return validate(p.callback, line) }
+
+// ValidateAnswer checks the runner's answer to a callback.
+func (p *Protocol) ValidateAnswer(line []byte) error { return validate(p.answer, line) }
 
 // ValidateRequest checks one request line.
 func (p *Protocol) ValidateRequest(line []byte) error { return validate(p.request, line) }

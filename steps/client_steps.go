@@ -149,15 +149,16 @@ func (w *World) recordingHTTP() error { return w.setClient("httpClient", "record
 func (w *World) hostStore() error { return w.setClient("store", "host") }
 
 // echoTool is the host tool scenarios hand the model; its output is recognisable on the wire.
+// Its execute calls back (host_functions.go) and returns name + "-output".
 func echoTool(name string) map[string]any {
 	return map[string]any{
 		"name": name, "description": "returns a fixed text",
 		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}},
-		"output":      name + "-output",
 	}
 }
 
 func (w *World) toolkitWithHostTool(name string) error {
+	w.host.addTool(name, name+"-output")
 	h := w.handle("t")
 	if _, err := w.must("toolkit.create", map[string]any{"handle": h, "extraTools": []any{echoTool(name)}}); err != nil {
 		return err
@@ -193,7 +194,7 @@ func (w *World) ensureClient() error {
 	if w.clientReady {
 		return nil
 	}
-	if _, err := w.must("client.create", w.client); err != nil {
+	if _, err := w.must("client.create", w.host.install(w.client)); err != nil {
 		return err
 	}
 	w.clientReady = true

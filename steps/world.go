@@ -81,6 +81,7 @@ type World struct {
 
 	client      map[string]any // client.create args, sent on first use
 	clientReady bool
+	host        *hostFns // what the host functions do and saw (host_functions.go)
 	toolkit     string
 	toolkits    []string
 
@@ -182,6 +183,7 @@ func (w *World) begin(ctx context.Context, s *godog.Scenario, quick bool) (conte
 func (w *World) fresh(s *godog.Scenario) error {
 	w.route = w.env.LLM.NewRoute()
 	w.mcp = newMCPState()
+	w.host = &hostFns{}
 	w.bounds = newBounds(s)
 	dir, err := os.MkdirTemp(w.env.TempRoot, "conformance-scenario-")
 	if err != nil {
@@ -296,11 +298,15 @@ func (w *World) call(op string, args map[string]any) (*adapter.Response, error) 
 	if err != nil {
 		return nil, err
 	}
+	w.host.begin()
 	start := time.Now()
-	r, err := p.Call(w.ctx, op, args)
+	r, err := p.CallHost(w.ctx, op, args, w.host.answer)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
+	}
+	if r.OK && (op == "client.run" || op == "client.ask") && r.Result != nil {
+		w.host.end(r.Result)
 	}
 	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
 	w.warnings = append(w.warnings, r.Warnings...)

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/errkind"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/schema"
 )
@@ -53,10 +54,14 @@ type Response struct {
 	Crashes []string `json:"crashes,omitempty"`
 }
 
-// ErrorBody is the error a port reported for one request.
+// ErrorBody is the error a port reported for one request. The adapter relays Type, Message
+// and Chain; Kind is the runner's judgement from the port's table (package errkind), or the
+// adapter's own "unsupported" / "failed".
 type ErrorBody struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
+	Kind    string          `json:"kind"`
+	Message string          `json:"message"`
+	Type    string          `json:"type,omitempty"`
+	Chain   []errkind.Entry `json:"chain,omitempty"`
 }
 
 // Broken says the adapter itself misbehaved (crashed, went silent, broke the protocol);
@@ -94,6 +99,8 @@ type Config struct {
 	// than CallTimeout).
 	StartTimeout time.Duration
 	Schema       *schema.Protocol
+	// Errors judges the port's errors (nil: every port error is "failed").
+	Errors *errkind.Table
 }
 
 // Process is one live adapter. Calls are serialised: the protocol has one request in flight.
@@ -105,6 +112,7 @@ type Process struct {
 	mu      sync.Mutex
 	cmd     *exec.Cmd
 	stdin   *os.File
+	cb      *os.File // write end of the callback pipe (the adapter's fd 3)
 	stdout  *os.File // read ends; closed when the runner stops listening
 	stderrR *os.File
 	lines   chan item
@@ -153,8 +161,14 @@ func Start(cfg Config) (*Process, error) {
 		closeAll(inR, inW, outR, outW)
 		return nil, err
 	}
+	cbR, cbW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, err
+	}
 	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
-	cmd.Env = append(append(os.Environ(), cfg.Env...), EnvToken+"="+p.token)
+	cmd.Env = append(append(os.Environ(), cfg.Env...), EnvToken+"="+p.token, CallbackFDEnv+"=3")
+	cmd.ExtraFiles = []*os.File{cbR} // fd 3: host-function answers (callback.go)
 	cmd.Dir = cfg.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	// Own process group, so the adapter and anything it spawned die together; and its own
@@ -168,14 +182,14 @@ func Start(cfg Config) (*Process, error) {
 	if inCgroup {
 		_ = syscall.Close(cgFD)
 	}
-	closeAll(inR, outW, errW)
+	closeAll(inR, outW, errW, cbR)
 	if err != nil {
 		removeCgroup(cg)
-		closeAll(inW, outR, errR)
+		closeAll(inW, outR, errR, cbW)
 		return nil, fmt.Errorf("adapter %q would not start: %s", cfg.Port, safetext.Line(err.Error()))
 	}
 	p.cgroup = cg
-	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR = cmd, cmd.Process.Pid, inW, outR, errR
+	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR, p.cb = cmd, cmd.Process.Pid, inW, outR, errR, cbW
 	p.lines = make(chan item, 4)
 	p.quit = make(chan struct{})
 	p.exited = make(chan struct{})
@@ -194,8 +208,13 @@ func Start(cfg Config) (*Process, error) {
 
 // Call sends one request and waits for its response, within the call deadline and ctx.
 // A port-level error comes back as a Response with OK false; a *Broken error means the
-// adapter must be replaced.
+// adapter must be replaced. A host function the library calls during op is refused.
 func (p *Process) Call(ctx context.Context, op string, args any) (*Response, error) {
+	return p.CallHost(ctx, op, args, nil)
+}
+
+// CallHost is Call with host answering the host functions the library calls during op.
+func (p *Process) CallHost(ctx context.Context, op string, args any, host Host) (*Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.broken != nil {
@@ -238,21 +257,29 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 		}
 		return nil, p.fail(op, fmt.Sprintf("could not be sent %s (%v)", op, err))
 	}
-	select {
-	case it := <-p.lines:
-		return p.receive(op, id, it)
-	case <-p.exited:
-		// It may have answered just before exiting: the line can still be in the pipe.
+	for {
 		select {
 		case it := <-p.lines:
+			if it.err == nil && isCallback(it.line) {
+				if err := p.answer(op, it.line, host); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return p.receive(op, id, it)
-		case <-time.After(exitGrace):
-			return nil, p.fail(op, fmt.Sprintf("exited (%s) during %s", p.status(), op))
+		case <-p.exited:
+			// It may have answered just before exiting: the line can still be in the pipe.
+			select {
+			case it := <-p.lines:
+				return p.receive(op, id, it)
+			case <-time.After(exitGrace):
+				return nil, p.fail(op, fmt.Sprintf("exited (%s) during %s", p.status(), op))
+			}
+		case <-timer.C:
+			return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, deadline))
+		case <-ctx.Done():
+			return nil, p.fail(op, fmt.Sprintf("was abandoned during %s (%v)", op, ctx.Err()))
 		}
-	case <-timer.C:
-		return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, deadline))
-	case <-ctx.Done():
-		return nil, p.fail(op, fmt.Sprintf("was abandoned during %s (%v)", op, ctx.Err()))
 	}
 }
 
@@ -342,6 +369,9 @@ func (p *Process) decode(op string, id int, line []byte) (*Response, error) {
 		return nil, p.fail(op, fmt.Sprintf("answered id %d to request %d (%s)", r.ID, id, op))
 	}
 	p.lastOp, p.lastID = op, id
+	if !r.OK && r.Error != nil && r.Error.Kind == "" {
+		r.Error.Kind = p.cfg.Errors.Kind(op, r.Error.Type, r.Error.Message, r.Error.Chain)
+	}
 	return &r, nil
 }
 
@@ -412,7 +442,7 @@ func (p *Process) kill() []Leak {
 func (p *Process) stopListening() {
 	p.stopListenOnce.Do(func() {
 		close(p.quit)
-		closeAll(p.stdin, p.stdout, p.stderrR)
+		closeAll(p.stdin, p.stdout, p.stderrR, p.cb)
 	})
 }
 

@@ -43,6 +43,8 @@ var Modes = map[string]string{
 	"trailing-garbage": "answers once, then writes a line that is not JSON",
 	"ansi-error":       "reports a port error whose message holds escape sequences",
 	"schema":           "answers ok without a result",
+	"callback":         "calls a host tool back, reads the answer from fd 3 and fails the request with it as a relayed library error",
+	"bad-callback":     "writes a callback that breaks the protocol schema",
 	"stderr-flood":     "writes 32 MiB of escape sequences to stderr, then answers",
 	"escape":           "starts a child in a new session that holds the pipes, then behaves",
 	"escape-crash":     "starts a child in a new session that holds the pipes, then crashes",
@@ -115,6 +117,20 @@ func Main() {
 		case mode == "unhandled":
 			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)
 			continue
+		case mode == "callback":
+			fmt.Fprintln(out, `{"callback":1,"fn":"tool","args":{"toolkit":"t","name":"echo","input":{}}}`)
+			_ = out.Flush()
+			got, err := bufio.NewReader(os.NewFile(3, "callback")).ReadString('\n')
+			if err != nil {
+				os.Exit(4)
+			}
+			msg, _ := json.Marshal(strings.TrimSpace(got))
+			answer(out, req.ID, `"ok":false,"error":{"message":`+string(msg)+`,"type":"chaos.Error","chain":[{"type":"chaos.Error","is":["chaos.Cancel"],"message":"x"}]}`)
+			continue
+		case mode == "bad-callback":
+			fmt.Fprintln(out, `{"callback":1,"fn":"nope","args":{}}`)
+			_ = out.Flush()
+			time.Sleep(lifetime)
 		case mode == "ansi-error":
 			answer(out, req.ID, `"ok":false,"error":{"kind":"failed","message":"\u001b]0;pwned\u0007\u001b[31mboom\u009b"}`)
 			continue

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,8 +22,10 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
+	"github.com/muthuishere/toolnexus-conformance/internal/errkind"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/schema"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -261,8 +264,20 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	res.Timing.Jobs = jobs
 	env := append(append([]string(nil), im.Env...), extra...)
+	// The port's error table judges what its library raised (SPEC.md §3). A folder without
+	// one has every port error judged "failed" (said once); a table that does not parse
+	// cannot judge anything, so the implementation is broken.
+	errTable, err := errkind.Load(filepath.Join(o.Root, "runners", im.Port, "errors.json"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		progress(o, "%-9s no runners/%s/errors.json: every error of the port is judged failed", name, im.Port)
+	case err != nil:
+		res.Broken, res.Reason = true, safetext.Line(err.Error())
+		progress(o, "%-9s BROKEN: %s", name, res.Reason)
+		return res
+	}
 	adapters := newPool(ctx, adapter.Config{Port: name, Argv: ready.Argv, Env: env,
-		CallTimeout: o.CallTimeout, Schema: proto}, jobs, BreakerThreshold)
+		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable}, jobs, BreakerThreshold)
 	defer adapters.close() // a second close is a no-op; the leaks were taken below
 	hello, err := adapters.hello(ctx)
 	if err != nil {

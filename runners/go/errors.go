@@ -6,114 +6,71 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
+	"slices"
+	"sort"
 )
 
-// Error kinds of the protocol (schema: response.error.kind).
-const (
-	kindCancelled   = "cancelled"
-	kindDeadline    = "deadline"
-	kindInvalid     = "invalid"
-	kindUnsupported = "unsupported"
-	kindFailed      = "failed"
-)
-
-// opError is an error whose kind the adapter already knows (its own checks).
-type opError struct {
-	kind string
-	msg  string
+// errorBody relays what the library returned (SPEC.md §3): its type, message and what it
+// wraps. Kind is set only for the adapter's own answers; the runner judges the rest.
+type errorBody struct {
+	Kind    string  `json:"kind,omitempty"`
+	Message string  `json:"message"`
+	Type    string  `json:"type,omitempty"`
+	Chain   []entry `json:"chain,omitempty"`
 }
 
-// Error returns the message as given.
-func (e *opError) Error() string { return e.msg }
-
-// unsupportedf reports an op or argument this adapter cannot express.
-func unsupportedf(format string, args ...any) error {
-	return &opError{kind: kindUnsupported, msg: fmt.Sprintf(format, args...)}
+type entry struct {
+	Type    string   `json:"type"`
+	Is      []string `json:"is,omitempty"`
+	Message string   `json:"message"`
 }
 
-// configError marks an error from an op whose input is a config (MCP config,
-// client options): there a rejection of the input is "invalid", which the
-// library only tells us through its error text.
-type configError struct{ err error }
+// ownError is the adapter's own answer: unsupported, or a fault of its own.
+type ownError struct{ kind, msg string }
 
-// Error keeps the port's own text.
-func (e *configError) Error() string { return e.err.Error() }
+func (e *ownError) Error() string { return e.msg }
 
-// Unwrap lets errors.Is still see the caller's cancellation.
-func (e *configError) Unwrap() error { return e.err }
+func adapterErr(kind, msg string) error { return &ownError{kind, msg} }
 
-// asConfigError wraps err (when non-nil) so errorKind may classify it as invalid.
-func asConfigError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &configError{err: err}
+func unsupportedf(format string, a ...any) error {
+	return adapterErr("unsupported", fmt.Sprintf(format, a...))
 }
 
-// invalidMarkers are phrases the library uses when it rejects a config or option.
-var invalidMarkers = []string{
-	"parse mcp config", "read mcp config", "unsupported mcp config",
-	"invalid", "not supported", "unsupported", "unknown style", "no command",
+// known are what errors.Is / errors.As find in an error: the facts Go's kinds rest on.
+var known = map[string]func(error) bool{
+	"context.Canceled":         func(e error) bool { return errors.Is(e, context.Canceled) },
+	"context.DeadlineExceeded": func(e error) bool { return errors.Is(e, context.DeadlineExceeded) },
+	"*json.SyntaxError":        func(e error) bool { return errors.As(e, new(*json.SyntaxError)) },
+	"*json.UnmarshalTypeError": func(e error) bool { return errors.As(e, new(*json.UnmarshalTypeError)) },
+	"*fs.PathError":            func(e error) bool { return errors.As(e, new(*fs.PathError)) },
 }
 
-// errorType names the library's error: the context sentinel it wraps (the fact the
-// cancelled/deadline kinds rest on), else its dynamic Go type. The adapter's own errors
-// have none.
-func errorType(err error) string {
-	var oe *opError
-	switch {
-	case errors.As(err, &oe):
-		return ""
-	case errors.Is(err, context.Canceled):
-		return "context.Canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "context.DeadlineExceeded"
+// relay lists the error and everything it wraps, depth first (Unwrap and Unwrap []error).
+func relay(err error) errorBody {
+	var own *ownError
+	if errors.As(err, &own) {
+		return errorBody{Kind: own.kind, Message: own.msg}
 	}
-	var ce *configError
-	if errors.As(err, &ce) {
-		err = ce.err
-	}
-	return fmt.Sprintf("%T", err)
-}
-
-// errorKind maps an error to a protocol kind. The caller's cancellation wins
-// over everything, because the library wraps ctx.Err() in its own messages.
-func errorKind(err error) string {
-	var oe *opError
-	switch {
-	case errors.As(err, &oe):
-		return oe.kind
-	case errors.Is(err, context.Canceled):
-		return kindCancelled
-	case errors.Is(err, context.DeadlineExceeded):
-		return kindDeadline
-	}
-	var ce *configError
-	if errors.As(err, &ce) && looksInvalid(ce.err) {
-		return kindInvalid
-	}
-	// A client rejects a bad option when it is first used (Run/Ask/Stream),
-	// naming the option's field; that is still a rejected input.
-	if strings.Contains(err.Error(), "ClientOptions.") {
-		return kindInvalid
-	}
-	return kindFailed
-}
-
-// looksInvalid tells a rejected input from a failure while doing the work.
-func looksInvalid(err error) bool {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var pe *fs.PathError
-	if errors.As(err, &syn) || errors.As(err, &typ) || errors.As(err, &pe) {
-		return true
-	}
-	msg := strings.ToLower(err.Error())
-	for _, m := range invalidMarkers {
-		if strings.Contains(msg, m) {
-			return true
+	b := errorBody{Message: err.Error(), Type: fmt.Sprintf("%T", err)}
+	for todo := []error{err}; len(todo) > 0 && len(b.Chain) < 32; {
+		e := todo[0]
+		if todo = todo[1:]; e == nil {
+			continue
+		}
+		en := entry{Type: fmt.Sprintf("%T", e), Message: e.Error()}
+		for name, is := range known {
+			if name != en.Type && is(e) {
+				en.Is = append(en.Is, name)
+			}
+		}
+		sort.Strings(en.Is)
+		b.Chain = append(b.Chain, en)
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			todo = append(slices.Clone(u.Unwrap()), todo...)
+		case interface{ Unwrap() error }:
+			todo = append([]error{u.Unwrap()}, todo...)
 		}
 	}
-	return false
+	return b
 }

@@ -1,49 +1,46 @@
-// Command adapter is the Go port's side of the conformance protocol (SPEC.md §3):
-// it reads one JSON request per line on stdin, drives the toolnexus Go library,
-// and writes exactly one JSON response line per request on stdout.
+// Command adapter is the Go port's side of the conformance protocol (SPEC.md §3): one JSON
+// request per stdin line, one response line per request on stdout, host functions called
+// back to the runner (host.go). It relays what the library returns and raises; the runner
+// judges.
 package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
-// request is one protocol request line; args stay raw so each op decodes strictly.
 type request struct {
-	ID   int64
-	Op   string
-	Args json.RawMessage
+	ID   int64           `json:"id"`
+	Op   string          `json:"op"`
+	Args json.RawMessage `json:"args"`
 }
 
-// response is one protocol response line. Result is omitted only when nil,
-// so an ok response always carries an object (possibly {}).
-type response struct {
-	ID       int64      `json:"id"`
-	OK       bool       `json:"ok"`
-	Result   any        `json:"result,omitempty"`
-	Error    *errorBody `json:"error,omitempty"`
-	Warnings []string   `json:"warnings"`
+// lockedWriter keeps a response and a callback from a library goroutine from interleaving.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
 }
 
-// errorBody is the protocol's {kind, message, type} error object.
-type errorBody struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-	// Type names the library's error (e.g. "context.DeadlineExceeded"); empty for the
-	// adapter's own errors.
-	Type string `json:"type,omitempty"`
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
-// main serves stdin until EOF or shutdown, then closes what is still open.
+func (l *lockedWriter) writeLine(b []byte) error {
+	_, err := l.Write(append(b, '\n'))
+	return err
+}
+
 func main() {
-	a := newAdapter()
-	err := serve(a, os.Stdin, os.Stdout)
+	out := &lockedWriter{w: os.Stdout}
+	a := newAdapter(newHost(out))
+	err := serve(a, os.Stdin, out)
 	a.closeAll(2 * time.Second)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "adapter: %v\n", err)
@@ -51,128 +48,73 @@ func main() {
 	}
 }
 
-// serve runs the line loop until stdin ends or a shutdown has been answered.
-// Nothing but response lines may reach out: the runner validates every line.
-func serve(a *adapter, in io.Reader, out io.Writer) error {
+// serve answers lines until stdin ends or shutdown was answered. The runner validates every
+// request against the schema, so a line is decoded as it is.
+func serve(a *adapter, in io.Reader, out *lockedWriter) error {
 	r := bufio.NewReaderSize(in, 1<<20)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	for {
 		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			req, ok := parseRequest(line)
-			if ok {
-				resp := a.handle(req)
-				writeResponse(enc, resp)
-				if req.Op == "shutdown" {
-					return nil
-				}
+		var req request
+		if len(line) > 1 && json.Unmarshal(line, &req) == nil && req.ID > 0 {
+			if werr := out.writeLine(a.handle(req)); werr != nil {
+				return werr
 			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
+			if req.Op == "shutdown" {
 				return nil
 			}
+		} else if len(line) > 1 {
+			fmt.Fprintf(os.Stderr, "adapter: skipping a line that is not a request: %.200s\n", line)
+		}
+		if err == io.EOF {
+			return nil
+		} else if err != nil {
 			return err
 		}
 	}
 }
 
-// parseRequest extracts id/op/args. A line without a usable id cannot be
-// answered validly (ids are >= 1), so it is reported on stderr and skipped.
-func parseRequest(line []byte) (request, bool) {
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(line, &env); err != nil {
-		fmt.Fprintf(os.Stderr, "adapter: skipping malformed line: %v\n", err)
-		return request{}, false
-	}
-	var req request
-	if err := json.Unmarshal(env["id"], &req.ID); err != nil || req.ID < 1 {
-		fmt.Fprintf(os.Stderr, "adapter: skipping line without a valid id: %s\n", bytes.TrimSpace(line))
-		return request{}, false
-	}
-	if raw, ok := env["op"]; ok {
-		if err := json.Unmarshal(raw, &req.Op); err != nil {
-			req.Op = "" // answered as an unknown op
-		}
-	}
-	req.Args = env["args"]
-	return req, true
-}
+type opFunc func(a *adapter, x args, op string) (any, error)
 
-// writeResponse encodes one line. Encode marshals fully before writing, so a
-// result that cannot be marshalled leaves nothing half-written and is replaced
-// by a failed response with the same id.
-func writeResponse(enc *json.Encoder, resp response) {
-	if resp.Warnings == nil {
-		resp.Warnings = []string{}
-	}
-	if err := enc.Encode(resp); err != nil {
-		fallback := response{ID: resp.ID, OK: false, Warnings: resp.Warnings,
-			Error: &errorBody{Kind: kindFailed, Message: "adapter: cannot encode result: " + err.Error()}}
-		if err2 := enc.Encode(fallback); err2 != nil {
-			fmt.Fprintf(os.Stderr, "adapter: cannot write response %d: %v\n", resp.ID, err2)
-		}
-	}
-}
-
-// opFunc serves one op from its raw args.
-type opFunc func(a *adapter, args json.RawMessage) (any, error)
-
-// ops is the dispatch table; hello reports its keys. It is filled in init
-// because opHello reads it (a package-level initializer would be a cycle).
+// ops is filled in init because opHello reads it.
 var ops map[string]opFunc
 
 func init() {
-	ops = map[string]opFunc{
-		"hello":          opHello,
-		"client.create":  opClientCreate,
-		"client.run":     opClientRun,
-		"client.ask":     opClientAsk,
-		"store.get":      opStoreGet,
-		"store.save":     opStoreSave,
-		"store.identity": opStoreIdentity,
-		"toolkit.create": opToolkitCreate,
-		"toolkit.close":  opToolkitClose,
-		"mcp.load":       opMcpLoad,
-		"mcp.list":       opMcpList,
-		"shutdown":       opShutdown,
-	}
+	ops = map[string]opFunc{"hello": opHello, "client.create": opClientCreate, "client.run": opClientRun,
+		"client.ask": opClientRun, "store.get": opStore, "store.save": opStore, "store.identity": opStore,
+		"toolkit.create": opToolkitCreate, "toolkit.close": opToolkitClose, "mcp.load": opMcpLoad,
+		"mcp.list": opMcpList, "shutdown": func(*adapter, args, string) (any, error) { return nil, nil }}
 }
 
-// handle runs one request with the library's warnings captured, turning a
-// panic into a failed response so one bad op does not kill the whole run.
-func (a *adapter) handle(req request) (resp response) {
-	resp.ID = req.ID
+// handle runs one op with the library's warnings captured and returns the response line; a
+// panic is the adapter's fault and answered, so one op cannot end the process.
+func (a *adapter) handle(req request) []byte {
 	var result any
 	var err error
-	resp.Warnings = captureWarnings(func() {
+	warnings := captureWarnings(func() {
 		defer func() {
 			if p := recover(); p != nil {
-				err = fmt.Errorf("adapter: panic in %s: %v", req.Op, p)
+				err = adapterErr("failed", fmt.Sprintf("adapter: panic in %s: %v", req.Op, p))
 			}
 		}()
-		op, ok := ops[req.Op]
-		if !ok {
-			err = unsupportedf("adapter: unknown op %q", req.Op)
-			return
+		var x args
+		if op, ok := ops[req.Op]; !ok {
+			err = adapterErr("unsupported", "adapter: unknown op "+req.Op)
+		} else if len(req.Args) > 0 && json.Unmarshal(req.Args, &x) != nil {
+			err = adapterErr("failed", "adapter: args are not an object")
+		} else {
+			result, err = op(a, x, req.Op)
 		}
-		result, err = op(a, req.Args)
 	})
+	resp := map[string]any{"id": req.ID, "ok": err == nil, "warnings": warnings}
 	if err != nil {
-		resp.Error = &errorBody{Kind: errorKind(err), Message: err.Error(), Type: errorType(err)}
-		return resp
+		resp["error"] = relay(err)
+	} else if resp["result"] = result; result == nil {
+		resp["result"] = map[string]any{}
 	}
-	if result == nil {
-		result = map[string]any{}
+	b, merr := json.Marshal(resp)
+	if merr != nil {
+		b, _ = json.Marshal(map[string]any{"id": req.ID, "ok": false, "warnings": warnings,
+			"error": errorBody{Kind: "failed", Message: "adapter: cannot encode result: " + merr.Error()}})
 	}
-	resp.OK = true
-	resp.Result = result
-	return resp
-}
-
-// opShutdown answers {}; serve exits after writing it.
-func opShutdown(a *adapter, args json.RawMessage) (any, error) {
-	_ = decodeArgs(args, &struct{}{}) // shutdown must succeed whatever it carries
-	return map[string]any{}, nil
+	return b
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -53,28 +54,71 @@ func (f *fakeLLM) last() map[string]any {
 	return f.bodies[len(f.bodies)-1]
 }
 
-// call sends one request through the dispatcher and round-trips the
-// response through JSON, as the runner would see it.
+// fakeRunner answers the adapter's callbacks as the runner would, and keeps them.
+type fakeRunner struct {
+	mu     sync.Mutex
+	answer func(fn string, args map[string]any) map[string]any
+	calls  []string
+	pipe   *os.File
+}
+
+// Write takes one callback line from the adapter and writes the answer to fd 3's stand-in.
+func (f *fakeRunner) Write(b []byte) (int, error) {
+	var cb struct {
+		Callback int            `json:"callback"`
+		Fn       string         `json:"fn"`
+		Args     map[string]any `json:"args"`
+	}
+	if err := json.Unmarshal(b, &cb); err != nil {
+		return 0, err
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, cb.Fn)
+	f.mu.Unlock()
+	a := map[string]any{"ok": true, "value": nil}
+	if f.answer != nil {
+		if got := f.answer(cb.Fn, cb.Args); got != nil {
+			a = got
+		}
+	}
+	a["callback"] = cb.Callback
+	line, _ := json.Marshal(a)
+	_, err := f.pipe.Write(append(line, '\n'))
+	return len(b), err
+}
+
+// newTestAdapter is an adapter whose host functions call back to f.
+func newTestAdapter(t *testing.T, f *fakeRunner) *adapter {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	if f == nil {
+		f = &fakeRunner{}
+	}
+	f.pipe = w
+	return newAdapter(&host{out: &lockedWriter{w: f}, answers: bufio.NewReader(r)})
+}
+
+// call sends one request through the dispatcher and round-trips the response through JSON.
 func call(t *testing.T, a *adapter, op string, args any) map[string]any {
 	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := a.handle(request{ID: 1, Op: op, Args: raw})
-	var buf bytes.Buffer
-	writeResponse(json.NewEncoder(&buf), resp)
+	b := a.handle(request{ID: 1, Op: op, Args: raw})
 	var out map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatalf("%s: bad response line %q: %v", op, buf.String(), err)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: bad response line %q: %v", op, b, err)
 	}
 	if _, ok := out["warnings"].([]any); !ok {
-		t.Fatalf("%s: warnings missing or not an array: %s", op, buf.String())
+		t.Fatalf("%s: warnings missing or not an array: %s", op, b)
 	}
 	return out
 }
 
-// mustOK fails unless the response is ok and returns its result.
 func mustOK(t *testing.T, resp map[string]any) map[string]any {
 	t.Helper()
 	if resp["ok"] != true {
@@ -83,20 +127,17 @@ func mustOK(t *testing.T, resp map[string]any) map[string]any {
 	return resp["result"].(map[string]any)
 }
 
-// mustFail fails unless the response is an error of the given kind.
-func mustFail(t *testing.T, resp map[string]any, kind string) {
+// mustFail fails unless the response is an error; it returns the relayed error.
+func mustFail(t *testing.T, resp map[string]any) map[string]any {
 	t.Helper()
 	if resp["ok"] != false {
-		t.Fatalf("want error %s, got %v", kind, resp)
+		t.Fatalf("want an error, got %v", resp)
 	}
-	if got := resp["error"].(map[string]any)["kind"]; got != kind {
-		t.Fatalf("want kind %s, got %v (%v)", kind, got, resp["error"])
-	}
+	return resp["error"].(map[string]any)
 }
 
-// TestHello checks hello's identity fields and op list.
 func TestHello(t *testing.T) {
-	res := mustOK(t, call(t, newAdapter(), "hello", map[string]any{}))
+	res := mustOK(t, call(t, newTestAdapter(t, nil), "hello", map[string]any{}))
 	if res["port"] != "go" || res["library"] != "toolnexus" || res["runtime"] == "" || res["version"] == "" {
 		t.Fatalf("bad hello %v", res)
 	}
@@ -108,77 +149,84 @@ func TestHello(t *testing.T) {
 	}
 }
 
-// TestClientRunRecordsTransformHookAndRequests covers the recording closures on run and stream.
-func TestClientRunRecordsTransformHookAndRequests(t *testing.T) {
+// TestHostFunctionsCallBack: transform, hook, HTTP client and host tool each call back, and
+// what the runner answers is what the library uses, on run and stream.
+func TestHostFunctionsCallBack(t *testing.T) {
 	llm := &fakeLLM{}
 	srv := httptest.NewServer(llm)
 	defer srv.Close()
-	a := newAdapter()
-	mustOK(t, call(t, a, "toolkit.create", map[string]any{
-		"handle": "tk",
-		"extraTools": []any{map[string]any{"name": "echo", "description": "echo", "output": "pong",
-			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{}}}},
-	}))
+	f := &fakeRunner{answer: func(fn string, args map[string]any) map[string]any {
+		switch fn {
+		case "bodyTransform":
+			body := args["body"].(map[string]any)
+			body["temperature"] = 0.5
+			return map[string]any{"ok": true, "value": body}
+		case "beforeLLM":
+			msgs := args["messages"].([]any)
+			msgs[len(msgs)-1].(map[string]any)["content"] = "changed"
+			return map[string]any{"ok": true, "value": map[string]any{"messages": msgs}}
+		}
+		return nil
+	}}
+	a := newTestAdapter(t, f)
+	mustOK(t, call(t, a, "toolkit.create", map[string]any{"handle": "tk",
+		"extraTools": []any{map[string]any{"name": "echo", "description": "echo", "inputSchema": map[string]any{"type": "object"}}}}))
 	mustOK(t, call(t, a, "client.create", map[string]any{
 		"handle": "c", "baseUrl": srv.URL + "/s/1", "style": "openai", "model": "m", "apiKey": "k",
-		"bodyTransform": map[string]any{"set": map[string]any{"temperature": 0.5}, "delete": []string{"tool_choice"}, "appendToLastUser": "!"},
-		"beforeLLM":     map[string]any{"setLastUserContent": "changed"},
-		"httpClient":    "recording",
+		"bodyTransform": true, "beforeLLM": true, "httpClient": "recording",
 	}))
 	for _, stream := range []bool{false, true} {
-		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
-			res := mustOK(t, call(t, a, "client.run", map[string]any{"client": "c", "toolkit": "tk", "prompt": "hello", "stream": stream}))
-			if res["text"] != "hi" || res["httpRequests"] != float64(1) {
-				t.Fatalf("bad report %v", res)
-			}
-			saw := res["transformSaw"].([]any)
-			if len(saw) != 1 {
-				t.Fatalf("transformSaw = %v", saw)
-			}
-			if _, ok := saw[0].(map[string]any)["tool_choice"]; !ok {
-				t.Errorf("the recorded body should be the one received, before the delete: %v", saw[0])
-			}
-			hook := res["hookSaw"].([]any)
-			if len(hook) != 1 || hook[0].(map[string]any)["toolCount"] != float64(1) || hook[0].(map[string]any)["messageCount"] != float64(1) {
-				t.Fatalf("hookSaw = %v", hook)
-			}
-			body := llm.last()
-			if body["temperature"] != 0.5 {
-				t.Errorf("set not applied: %v", body)
-			}
-			if _, ok := body["tool_choice"]; ok {
-				t.Errorf("delete not applied: %v", body)
-			}
-			msgs := body["messages"].([]any)
-			if got := msgs[len(msgs)-1].(map[string]any)["content"]; got != "changed!" {
-				t.Errorf("last user content = %v, want hook value plus suffix", got)
-			}
-		})
+		f.calls = nil
+		res := mustOK(t, call(t, a, "client.run", map[string]any{"client": "c", "toolkit": "tk", "prompt": "hello", "stream": stream}))
+		if res["text"] != "hi" {
+			t.Fatalf("bad report %v", res)
+		}
+		if got := fmt.Sprint(f.calls); got != "[beforeLLM bodyTransform http]" {
+			t.Errorf("stream=%v: callbacks %s", stream, got)
+		}
+		body := llm.last()
+		msgs := body["messages"].([]any)
+		if body["temperature"] != 0.5 || msgs[len(msgs)-1].(map[string]any)["content"] != "changed" {
+			t.Errorf("stream=%v: the answers were not used: %v", stream, body)
+		}
+	}
+	// The tool stub returns what the runner answers.
+	tool := a.host.tool("tk", "echo", "", nil)
+	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"ok": true, "value": "pong"} }
+	if out, err := tool.Execute(map[string]any{}, nil); err != nil || out.Output != "pong" {
+		t.Errorf("tool execute = %v, %v", out, err)
+	}
+	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"ok": false, "error": "host: no"} }
+	if _, err := tool.Execute(map[string]any{}, nil); err == nil || err.Error() != "host: no" {
+		t.Errorf("a refused tool call = %v", err)
 	}
 }
 
-// TestBodyTransformReturnNullAndEmptyHookTools covers returnNull and a present-but-empty tools override.
-func TestBodyTransformReturnNullAndEmptyHookTools(t *testing.T) {
-	llm := &fakeLLM{}
-	srv := httptest.NewServer(llm)
-	defer srv.Close()
-	a := newAdapter()
-	mustOK(t, call(t, a, "toolkit.create", map[string]any{
-		"handle": "tk",
-		"extraTools": []any{map[string]any{"name": "echo", "description": "echo", "output": "pong",
-			"inputSchema": map[string]any{"type": "object"}}},
-	}))
-	mustOK(t, call(t, a, "client.create", map[string]any{
-		"handle": "c", "baseUrl": srv.URL, "style": "openai", "model": "m", "apiKey": "k",
-		"bodyTransform": map[string]any{"returnNull": true},
-		"beforeLLM":     map[string]any{"tools": []any{}},
-	}))
-	res := mustOK(t, call(t, a, "client.run", map[string]any{"client": "c", "toolkit": "tk", "prompt": "p"}))
-	if res["httpRequests"] != float64(0) || len(res["transformSaw"].([]any)) != 1 {
-		t.Fatalf("bad report %v", res)
+// TestPatchKeepsIdentity: an in-place answer edits the received maps themselves.
+func TestPatchKeepsIdentity(t *testing.T) {
+	msg := map[string]any{"role": "user", "content": "hi"}
+	nested := map[string]any{"a": 1}
+	body := map[string]any{"messages": []any{msg}, "extra": nested, "gone": true, "n": 3}
+	want := map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi!"}},
+		"extra": map[string]any{"a": 1.0, "b": "x"}, "n": 3.0}
+	got := patch(body, want).(map[string]any)
+	if msg["content"] != "hi!" || nested["b"] != "x" || body["gone"] != nil || got["n"] != 3 {
+		t.Errorf("patch did not edit in place: body %v, msg %v, nested %v", body, msg, nested)
 	}
-	if _, ok := llm.last()["tools"]; ok {
-		t.Errorf("beforeLLM tools [] should have emptied the tool list: %v", llm.last())
+}
+
+// TestRelay: errors are relayed with their chain, never judged; the adapter's own carry a kind.
+func TestRelay(t *testing.T) {
+	b := relay(fmt.Errorf("mcp: load: %w", context.Canceled))
+	if b.Kind != "" || b.Type != "*fmt.wrapError" || len(b.Chain) != 2 || fmt.Sprint(b.Chain[1].Is) != "[context.Canceled]" {
+		t.Errorf("relay = %+v", b)
+	}
+	if b := relay(unsupportedf("nope")); b.Kind != "unsupported" || b.Type != "" {
+		t.Errorf("own error relayed as %+v", b)
+	}
+	e := mustFail(t, call(t, newTestAdapter(t, nil), "toolkit.create", map[string]any{"handle": "t", "mcpConfig": map[string]any{"file": "/nonexistent/mcp.json"}}))
+	if !strings.Contains(fmt.Sprint(e["chain"]), "*fs.PathError") {
+		t.Errorf("a missing config file's chain does not say *fs.PathError: %v", e)
 	}
 }
 
@@ -186,7 +234,7 @@ func TestBodyTransformReturnNullAndEmptyHookTools(t *testing.T) {
 func TestWarningsAreCaptured(t *testing.T) {
 	srv := httptest.NewServer(&fakeLLM{})
 	defer srv.Close()
-	a := newAdapter()
+	a := newTestAdapter(t, nil)
 	mustOK(t, call(t, a, "client.create", map[string]any{
 		"handle": "c", "baseUrl": srv.URL, "style": "openai", "model": "m", "apiKey": "k",
 		"requestParams": map[string]any{"stream": true},
@@ -203,7 +251,7 @@ func TestWarningsAreCaptured(t *testing.T) {
 
 // TestStoreOps covers store.get/save/identity for host and default stores.
 func TestStoreOps(t *testing.T) {
-	a := newAdapter()
+	a := newTestAdapter(t, nil)
 	mustOK(t, call(t, a, "client.create", map[string]any{"handle": "h", "baseUrl": "http://127.0.0.1:1", "style": "openai", "model": "m", "apiKey": "k", "store": "host"}))
 	mustOK(t, call(t, a, "client.create", map[string]any{"handle": "d", "baseUrl": "http://127.0.0.1:1", "style": "openai", "model": "m", "apiKey": "k"}))
 	if res := mustOK(t, call(t, a, "store.get", map[string]any{"client": "h", "id": "x"})); res["messages"] != nil {
@@ -221,34 +269,7 @@ func TestStoreOps(t *testing.T) {
 	if res := mustOK(t, call(t, a, "store.identity", map[string]any{"client": "d"})); res["same"] != false {
 		t.Fatalf("default store identity = %v", res)
 	}
-	mustFail(t, call(t, a, "store.get", map[string]any{"client": "nope"}), kindFailed)
-}
-
-// TestErrorKinds checks the error-to-kind mapping, directly and through ops.
-func TestErrorKinds(t *testing.T) {
-	cases := []struct {
-		err  error
-		kind string
-	}{
-		{context.Canceled, kindCancelled},
-		{fmt.Errorf("mcp: load: %w", context.Canceled), kindCancelled},
-		{fmt.Errorf("wrapped: %w", context.DeadlineExceeded), kindDeadline},
-		{asConfigError(fmt.Errorf("x: %w", context.Canceled)), kindCancelled},
-		{asConfigError(fmt.Errorf("parse mcp config: boom")), kindInvalid},
-		{fmt.Errorf("invalid but not from a config op"), kindFailed},
-		{unsupportedf("nope"), kindUnsupported},
-		{fmt.Errorf("toolnexus: ClientOptions.Style %q is not a known style", "x"), kindInvalid},
-	}
-	for _, c := range cases {
-		if got := errorKind(c.err); got != c.kind {
-			t.Errorf("errorKind(%v) = %s, want %s", c.err, got, c.kind)
-		}
-	}
-
-	a := newAdapter()
-	mustFail(t, call(t, a, "no.such.op", map[string]any{}), kindUnsupported)
-	mustFail(t, call(t, a, "hello", map[string]any{"surprise": 1}), kindUnsupported)
-	mustFail(t, call(t, a, "toolkit.create", map[string]any{"handle": "t", "mcpConfig": map[string]any{"file": "/nonexistent/mcp.json"}}), kindInvalid)
+	mustFail(t, call(t, a, "store.get", map[string]any{"client": "nope"}))
 }
 
 // TestCancelledLoad drives toolkit.create and mcp.list at an MCP endpoint
@@ -266,11 +287,11 @@ func TestCancelledLoad(t *testing.T) {
 	cfg := map[string]any{"inline": map[string]any{"mcpServers": map[string]any{
 		"slow": map[string]any{"type": "remote", "url": hang.URL + "/mcp", "timeout": 60000},
 	}}}
-	a := newAdapter()
+	a := newTestAdapter(t, nil)
 	start := time.Now()
-	mustFail(t, call(t, a, "toolkit.create", map[string]any{"handle": "t", "mcpConfig": cfg, "cancelAfterMs": 100}), kindCancelled)
-	mustFail(t, call(t, a, "mcp.list", map[string]any{"mcpConfig": cfg, "deadlineMs": 100}), kindDeadline)
-	mustFail(t, call(t, a, "mcp.load", map[string]any{"mcpConfig": cfg, "deadlineMs": 100}), kindDeadline)
+	mustFail(t, call(t, a, "toolkit.create", map[string]any{"handle": "t", "mcpConfig": cfg, "cancelAfterMs": 100}))
+	mustFail(t, call(t, a, "mcp.list", map[string]any{"mcpConfig": cfg, "deadlineMs": 100}))
+	mustFail(t, call(t, a, "mcp.load", map[string]any{"mcpConfig": cfg, "deadlineMs": 100}))
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("cancelled loads took %v", d)
 	}
@@ -278,17 +299,10 @@ func TestCancelledLoad(t *testing.T) {
 
 // TestServeLoop checks the line loop: skip unanswerable lines, stop after shutdown.
 func TestServeLoop(t *testing.T) {
-	in := strings.Join([]string{
-		`{"id":1,"op":"hello","args":{}}`,
-		`not json`,
-		`{"op":"hello"}`,
-		``,
-		`{"id":2,"op":"bogus"}`,
-		`{"id":3,"op":"shutdown","args":{}}`,
-		`{"id":4,"op":"hello"}`,
-	}, "\n")
+	in := strings.Join([]string{`{"id":1,"op":"hello","args":{}}`, `not json`, `{"op":"hello"}`, ``,
+		`{"id":2,"op":"bogus"}`, `{"id":3,"op":"shutdown","args":{}}`, `{"id":4,"op":"hello"}`}, "\n")
 	var out bytes.Buffer
-	if err := serve(newAdapter(), strings.NewReader(in), &out); err != nil {
+	if err := serve(newTestAdapter(t, nil), strings.NewReader(in), &lockedWriter{w: &out}); err != nil {
 		t.Fatal(err)
 	}
 	var ids []float64

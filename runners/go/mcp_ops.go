@@ -1,92 +1,156 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
+	"time"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
-// mcpArgs mirrors args.mcp (mcp.load, mcp.list).
-type mcpArgs struct {
-	McpConfig *mcpConfigArg `json:"mcpConfig"`
-	Context   *bool         `json:"context"`
-	timing
+// mcpConfig is what the port's McpConfig receives: the path for {file}, the object for
+// {inline}, an untyped nil when absent (so the port sees no config, not a typed nil).
+func (x args) mcpConfig() any {
+	switch {
+	case x.McpConfig == nil:
+		return nil
+	case x.McpConfig.File != nil:
+		return *x.McpConfig.File
+	}
+	return x.McpConfig.Inline
 }
 
-// opMcpLoad loads through LoadMcpWithContext (or LoadMcp for context:false),
-// reports names and status, and closes the source before answering. The
-// calls pass no waitFor, a form valid whether or not the port's is variadic.
-func opMcpLoad(a *adapter, raw json.RawMessage) (any, error) {
-	var args mcpArgs
-	if err := decodeArgs(raw, &args); err != nil {
-		return nil, err
+// context is the caller's: cancelAfterMs fires a timer started now (0: cancelled before the
+// port is called, never a race), deadlineMs sets a deadline. Call the cancel when done.
+func (x args) context() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := func() bool { return false }
+	if x.CancelAfterMs != nil && *x.CancelAfterMs <= 0 {
+		cancel()
+	} else if x.CancelAfterMs != nil {
+		stop = time.AfterFunc(time.Duration(*x.CancelAfterMs)*time.Millisecond, cancel).Stop
 	}
-	cfg, err := args.McpConfig.value()
-	if err != nil {
-		return nil, err
+	if x.DeadlineMs == nil {
+		return ctx, func() { stop(); cancel() }
 	}
+	dctx, dcancel := context.WithTimeout(ctx, time.Duration(*x.DeadlineMs)*time.Millisecond)
+	return dctx, func() { stop(); dcancel(); cancel() }
+}
+
+// opToolkitCreate builds a toolkit with builtins and skills off, through the context-aware
+// CreateToolkit; host tools call back (host.go).
+func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
+	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: false}
+	for _, et := range x.ExtraTools {
+		opts.ExtraTools = append(opts.ExtraTools, a.host.tool(x.Handle, et.Name, et.Description, et.InputSchema))
+	}
+	ctx, cancel := x.context()
+	defer cancel()
+	tk, err := toolnexus.CreateToolkit(ctx, opts)
+	if err != nil || tk == nil { // no handle is kept
+		return none, err
+	}
+	if old, ok := a.toolkits[x.Handle]; ok {
+		old.Close()
+	}
+	a.toolkits[x.Handle] = tk
+	return loaded(tk.Tools(), tk.McpStatus()), nil
+}
+
+func opToolkitClose(a *adapter, x args, _ string) (any, error) {
+	if tk, ok := a.toolkits[x.Toolkit]; ok {
+		tk.Close()
+		delete(a.toolkits, x.Toolkit)
+	}
+	return nil, nil
+}
+
+// opMcpLoad loads through LoadMcpWithContext (LoadMcp for context: false) and closes the
+// source before answering. No waitFor is passed, valid whether or not the port's is variadic.
+func opMcpLoad(a *adapter, x args, _ string) (any, error) {
 	var src *toolnexus.McpSource
-	if args.Context != nil && !*args.Context {
-		if args.timing.set() {
+	var err error
+	if x.Context != nil && !*x.Context {
+		if x.CancelAfterMs != nil || x.DeadlineMs != nil {
 			return nil, unsupportedf("adapter: LoadMcp takes no context, so no cancelAfterMs/deadlineMs")
 		}
-		src, err = toolnexus.LoadMcp(cfg)
+		src, err = toolnexus.LoadMcp(x.mcpConfig())
 	} else {
-		ctx, cancel := args.timing.context()
+		ctx, cancel := x.context()
 		defer cancel()
-		src, err = toolnexus.LoadMcpWithContext(ctx, cfg)
+		src, err = toolnexus.LoadMcpWithContext(ctx, x.mcpConfig())
 	}
 	if src != nil {
 		defer src.Close()
 	}
-	if err != nil {
-		return nil, asConfigError(err)
+	if err != nil || src == nil {
+		return none, err
 	}
-	if src == nil {
-		// SPEC.md §3: a nil result is reported as null, never as an empty success.
-		return map[string]any{"tools": nil, "status": nil}, nil
-	}
-	return map[string]any{"tools": toolNames(src.Tools), "status": statusMap(src.Status)}, nil
+	return loaded(src.Tools, src.Status), nil
 }
 
-// toolInfo is one listed tool in mcp.list's result.
-type toolInfo struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"` // nil -> null
-}
-
-// opMcpList runs the list-only ListMcpTools and reports original names.
-func opMcpList(a *adapter, raw json.RawMessage) (any, error) {
-	var args mcpArgs
-	if err := decodeArgs(raw, &args); err != nil {
-		return nil, err
-	}
-	if args.Context != nil {
+// opMcpList runs the list-only ListMcpTools and reports original names; a nil schema stays
+// null, since the runner compares it with the server's.
+func opMcpList(a *adapter, x args, _ string) (any, error) {
+	if x.Context != nil {
 		return nil, unsupportedf("adapter: mcp.list takes no context flag")
 	}
-	cfg, err := args.McpConfig.value()
+	ctx, cancel := x.context()
+	defer cancel()
+	inv, err := toolnexus.ListMcpTools(ctx, x.mcpConfig())
+	if err != nil || inv == nil {
+		return none, err
+	}
+	tools := map[string][]map[string]any{}
+	for server, list := range inv.Tools {
+		tools[server] = []map[string]any{}
+		for _, t := range list {
+			tools[server] = append(tools[server], map[string]any{"name": t.Name, "description": t.Description, "inputSchema": map[string]any(t.InputSchema)})
+		}
+	}
+	out := loaded(nil, inv.Status)
+	out["tools"] = tools
+	return out, nil
+}
+
+// loaded reports final tool names in order and every server's state, never null.
+func loaded(tools []toolnexus.Tool, status map[string]toolnexus.McpStatus) map[string]any {
+	names, states := []string{}, map[string]string{}
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	for k, v := range status {
+		states[k] = string(v)
+	}
+	return map[string]any{"tools": names, "status": states}
+}
+
+// none is a load that returned neither a result nor an error: null, never an empty success.
+var none = map[string]any{"tools": nil, "status": nil}
+
+// opStore serves store.get, store.save and store.identity through the client's accessor.
+// An absent conversation is null, as the port returns nil; identity is pointer identity
+// through the interface with the store the adapter passed (false with the default store).
+func opStore(a *adapter, x args, op string) (any, error) {
+	e, err := a.lookupClient(x.Client)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := args.timing.context()
-	defer cancel()
-	inv, err := toolnexus.ListMcpTools(ctx, cfg)
-	if err != nil {
-		return nil, asConfigError(err)
+	s := e.client.ConversationStore()
+	if op == "store.identity" {
+		return map[string]any{"same": e.hostStore != nil && s != nil && any(s) == any(e.hostStore)}, nil
 	}
-	if inv == nil {
-		// SPEC.md §3: a nil inventory is reported as null, never as an empty success.
-		return map[string]any{"tools": nil, "status": nil}, nil
+	if s == nil {
+		return nil, adapterErr("failed", "adapter: ConversationStore() returned nil")
 	}
-	tools := map[string][]toolInfo{}
-	for server, list := range inv.Tools {
-		infos := make([]toolInfo, 0, len(list))
-		for _, t := range list {
-			// A nil schema stays null: the runner compares it with the server's.
-			infos = append(infos, toolInfo{Name: t.Name, Description: t.Description, InputSchema: map[string]any(t.InputSchema)})
+	if op == "store.save" {
+		if x.Messages == nil {
+			x.Messages = []any{}
 		}
-		tools[server] = infos
+		return nil, s.Save(x.ID, x.Messages)
 	}
-	return map[string]any{"tools": tools, "status": statusMap(inv.Status)}, nil
+	msgs, err := s.Get(x.ID)
+	if err != nil || msgs == nil {
+		return map[string]any{"messages": nil}, err
+	}
+	return map[string]any{"messages": msgs}, nil
 }

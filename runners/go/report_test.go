@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
@@ -13,17 +10,7 @@ import (
 // TestNilRunResultIsNull: no result from the library must reach the runner as null,
 // never as a success with empty text and zero turns.
 func TestNilRunResultIsNull(t *testing.T) {
-	a := newAdapter()
-	mustOK(t, call(t, a, "client.create", map[string]any{
-		"handle": "c", "baseUrl": "http://127.0.0.1:1", "style": "openai", "model": "m", "apiKey": "k",
-	}))
-	got, err := a.withRun("c", "", func(context.Context, *toolnexus.Client, *toolnexus.Toolkit) (*toolnexus.RunResult, error) {
-		return nil, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := json.Marshal(got)
+	raw, _ := json.Marshal(runReport(nil))
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
 	for _, k := range []string{"text", "turns", "toolCalls"} {
@@ -38,31 +25,8 @@ func TestDoneWithoutResult(t *testing.T) {
 	ch := make(chan toolnexus.StreamEvent, 1)
 	ch <- toolnexus.StreamEvent{Type: "done"}
 	close(ch)
-	res, err := drainStream(ch, nil)
+	res, err := drainStream(ch)
 	if err != nil || res != nil {
 		t.Fatalf("drainStream = %v, %v; want nil, nil", res, err)
-	}
-}
-
-// TestErrorTypes: the type names the library's error, and the cancel/deadline facts.
-func TestErrorTypes(t *testing.T) {
-	cases := []struct {
-		err  error
-		want string
-	}{
-		{fmt.Errorf("load: %w", context.Canceled), "context.Canceled"},
-		{asConfigError(fmt.Errorf("x: %w", context.DeadlineExceeded)), "context.DeadlineExceeded"},
-		{asConfigError(&json.SyntaxError{}), "*json.SyntaxError"},
-		{unsupportedf("adapter's own"), ""},
-	}
-	for _, c := range cases {
-		if got := errorType(c.err); got != c.want {
-			t.Errorf("errorType(%v) = %q; want %q", c.err, got, c.want)
-		}
-	}
-	resp := call(t, newAdapter(), "hello", map[string]any{"surprise": 1})
-	mustFail(t, resp, kindUnsupported)
-	if msg := resp["error"].(map[string]any)["message"].(string); !strings.Contains(msg, `unknown argument "surprise"`) {
-		t.Errorf("unknown argument message %q does not name it", msg)
 	}
 }

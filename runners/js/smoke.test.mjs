@@ -1,11 +1,13 @@
 // Offline smoke test of the JS adapter against a real port checkout (no harness needed):
 //   TOOLNEXUS_JS=<checkout>/js node --test runners/js/smoke.test.mjs
 // It starts a fake LLM and a never-answering TCP server on 127.0.0.1, drives adapter.mjs over
-// its stdin/stdout, and checks every stdout line is a protocol response. Skipped without
-// TOOLNEXUS_JS.
+// stdin/stdout, answers its callbacks on fd 3 as the runner would, and checks every stdout
+// line is a protocol line. The relayed errors are judged with errors.json by a small copy of
+// the runner's rule matcher. Skipped without TOOLNEXUS_JS.
 import { test, before, after } from "node:test"
 import assert from "node:assert/strict"
 import { spawn, execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import http from "node:http"
 import net from "node:net"
 import { createInterface } from "node:readline"
@@ -16,21 +18,52 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const skip = !process.env.TOOLNEXUS_JS && "TOOLNEXUS_JS is not set"
 
 let llm, hang, hangSockets = [], child, lines, nextId = 1, stderr = ""
-const bodies = []
+const bodies = [] // what the fake LLM received
+const replies = [] // what it answers next (openai messages); "ok" text when empty
+let answer = () => null // the runner's side of a callback: (fn, args) -> answer fields
+let callbacks = [] // every callback line of the current request
 
+const text = (t) => ({ role: "assistant", content: t })
+const toolCall = (name, args) => ({
+  role: "assistant", content: null,
+  tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: JSON.stringify(args) } }],
+})
+
+// call sends one request, answers its callbacks with answer() and resolves its response.
 function call(op, args) {
   const id = nextId++
+  callbacks = []
   child.stdin.write(JSON.stringify(args === undefined ? { id, op } : { id, op, args }) + "\n")
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`no answer to ${op} in 15 s; stderr:\n${stderr}`)), 15000)
-    lines.once("line", (line) => {
+    const onLine = (line) => {
+      const msg = JSON.parse(line) // a non-JSON stdout line fails the test here
+      if (msg.callback !== undefined) {
+        callbacks.push(msg)
+        const a = answer(msg.fn, msg.args) ?? { ok: true, value: null }
+        child.stdio[3].write(JSON.stringify({ callback: msg.callback, ...a }) + "\n")
+        return
+      }
       clearTimeout(t)
-      const resp = JSON.parse(line) // a non-JSON stdout line fails the test here
-      assert.equal(resp.id, id)
-      assert.ok(Array.isArray(resp.warnings), "warnings is always an array")
-      resolve(resp)
-    })
+      lines.off("line", onLine)
+      assert.equal(msg.id, id)
+      assert.ok(Array.isArray(msg.warnings), "warnings is always an array")
+      resolve(msg)
+    }
+    lines.on("line", onLine)
   })
+}
+
+// kindOf judges a relayed error with errors.json as the runner does (RE2's leading (?i) is
+// the only flag the table uses).
+const rules = JSON.parse(readFileSync(path.join(here, "errors.json"), "utf8")).rules
+function kindOf(op, error) {
+  if (error.kind) return error.kind
+  const re = (s) => (s.startsWith("(?i)") ? new RegExp(s.slice(4), "i") : new RegExp(s))
+  const hit = (r, e) => (!r.is || r.is.includes(e.type) || (e.is ?? []).some((n) => r.is.includes(n))) &&
+    (!r.message || re(r.message).test(e.message))
+  const rule = rules.find((r) => (!r.ops || r.ops.includes(op)) && error.chain.some((e) => hit(r, e)))
+  return rule ? rule.kind : "failed"
 }
 
 before(async () => {
@@ -41,14 +74,17 @@ before(async () => {
     req.on("end", () => {
       bodies.push(JSON.parse(b))
       res.writeHead(200, { "content-type": "application/json" })
-      res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "ok" } }] }))
+      res.end(JSON.stringify({ choices: [{ message: replies.shift() ?? text("ok") }] }))
     })
   })
   await new Promise((r) => llm.listen(0, "127.0.0.1", r))
   hang = net.createServer((s) => hangSockets.push(s)) // accepts, never answers
   await new Promise((r) => hang.listen(0, "127.0.0.1", r))
   const argv = JSON.parse(execFileSync("bash", [path.join(here, "prepare")], { encoding: "utf8", timeout: 120000 }).trim())
-  child = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", "pipe"] })
+  child = spawn(argv[0], argv.slice(1), {
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    env: { ...process.env, CONFORMANCE_CALLBACK_FD: "3" },
+  })
   child.stderr.on("data", (d) => (stderr += d))
   lines = createInterface({ input: child.stdout })
 })
@@ -61,6 +97,8 @@ after(async () => {
   await Promise.all([new Promise((r) => llm.close(r)), new Promise((r) => hang.close(r))])
 })
 
+const base = () => `http://127.0.0.1:${llm.address().port}`
+
 test("hello names the port and every op", { skip }, async () => {
   const r = await call("hello")
   assert.equal(r.ok, true)
@@ -70,50 +108,90 @@ test("hello names the port and every op", { skip }, async () => {
   assert.equal(r.result.ops.length, 12)
 })
 
-test("a shaped run records hook, transform, fetch and the port's warnings", { skip }, async () => {
-  const base = `http://127.0.0.1:${llm.address().port}`
+test("hook, transform and fetch call back in pipeline order; their answers reach the wire", { skip }, async () => {
   let r = await call("client.create", {
-    handle: "c", baseUrl: base, style: "openai", model: "m", apiKey: "k",
+    handle: "c", baseUrl: base(), style: "openai", model: "m", apiKey: "k",
     requestParams: { stream: true, temperature: 0.5 },
-    bodyTransform: { delete: ["temperature"], set: { injected: "yes" }, appendToLastUser: " /nothink" },
-    beforeLLM: { setLastUserContent: "rewritten", tools: [] },
-    httpClient: "recording", store: "host",
+    bodyTransform: true, beforeLLM: true, httpClient: "recording", store: "host",
   })
-  assert.equal(r.ok, true)
-  r = await call("toolkit.create", { handle: "t", extraTools: [{ name: "echo", description: "d", inputSchema: { type: "object" }, output: "x" }] })
+  assert.equal(r.ok, true, JSON.stringify(r))
+  r = await call("toolkit.create", { handle: "t", extraTools: [{ name: "echo", description: "d", inputSchema: { type: "object" } }] })
   assert.deepEqual(r.result, { tools: ["echo"], status: {} })
+  answer = (fn, args) => {
+    if (fn === "beforeLLM") return { ok: true, value: { messages: [{ role: "user", content: "rewritten" }], tools: [] } }
+    if (fn === "bodyTransform") {
+      const { temperature, ...rest } = args.body
+      return { ok: true, value: { ...rest, injected: "yes" }, inPlace: false }
+    }
+  }
   bodies.length = 0
   r = await call("client.run", { client: "c", toolkit: "t", prompt: "hi" })
-  assert.equal(r.ok, true, JSON.stringify(r))
-  assert.equal(r.result.text, "ok")
-  assert.equal(r.result.httpRequests, 1)
-  assert.deepEqual(r.result.hookSaw, [{ turn: 0, messageCount: 1, toolCount: 1 }])
-  assert.equal(r.result.transformSaw[0].temperature, 0.5)
+  assert.deepEqual(r.result, { text: "ok", turns: 1, toolCalls: [] })
+  assert.deepEqual(callbacks.map((c) => c.fn), ["beforeLLM", "bodyTransform", "http"])
+  const [hook, transform, fetch] = callbacks.map((c) => c.args)
+  assert.deepEqual([hook.client, hook.turn, hook.messages.at(-1).content, hook.tools.length], ["c", 0, "hi", 1])
+  assert.equal(transform.body.temperature, 0.5)
+  assert.deepEqual([fetch.method, fetch.url], ["POST", `${base()}/chat/completions`])
   assert.ok(r.warnings.some((w) => w.includes('"stream"')), "the forbidden-key warning is captured")
-  assert.equal(bodies.length, 1)
-  assert.equal(bodies[0].injected, "yes")
-  assert.equal("temperature" in bodies[0], false)
-  assert.equal("tools" in bodies[0], false)
-  assert.equal(bodies[0].messages.at(-1).content, "rewritten /nothink")
+  assert.deepEqual(bodies, [{ model: "m", messages: [{ role: "user", content: "rewritten" }], injected: "yes" }])
   r = await call("store.identity", { client: "c" })
   assert.deepEqual(r.result, { same: true })
-  r = await call("toolkit.close", { toolkit: "t" })
-  assert.equal(r.ok, true)
 })
 
-test("error kinds: invalid, cancelled, deadline, unsupported", { skip }, async () => {
+test("a host tool calls back with its input; an ok:false answer throws from execute", { skip }, async () => {
+  await call("client.create", { handle: "plain", baseUrl: base(), style: "openai", model: "m", apiKey: "k" })
+  answer = (fn) => (fn === "tool" ? { ok: true, value: "echo-output" } : null)
+  replies.push(toolCall("echo", { text: "x" }), text("done"))
+  bodies.length = 0
+  let r = await call("client.run", { client: "plain", toolkit: "t", prompt: "use it" })
+  assert.deepEqual(r.result, { text: "done", turns: 2, toolCalls: ["echo"] })
+  assert.deepEqual(callbacks.map((c) => c.args), [{ toolkit: "t", name: "echo", input: { text: "x" } }])
+  assert.equal(bodies[1].messages.at(-1).content, "echo-output")
+  answer = () => ({ ok: false, error: "host: refused" })
+  replies.push(toolCall("echo", { text: "y" }))
+  r = await call("client.run", { client: "plain", toolkit: "t", prompt: "use it" })
+  // The JS port lets a tool's rejection end the run.
+  assert.equal(r.error?.message, "host: refused", JSON.stringify(r))
+})
+
+test("an in-place answer edits the objects the port handed over", { skip }, async () => {
+  await call("client.create", { handle: "ip", baseUrl: base(), style: "openai", model: "m", apiKey: "k", bodyTransform: true })
+  answer = (fn, args) => {
+    const body = structuredClone(args.body)
+    body.messages.at(-1).content += " /nothink"
+    return { ok: true, value: body, inPlace: true }
+  }
+  const r = await call("client.ask", { client: "ip", prompt: "hi", id: "conv" })
+  assert.equal(r.ok, true, JSON.stringify(r))
+  assert.equal(bodies.at(-1).messages.at(-1).content, "hi /nothink")
+  // The JS port hands the transform its live transcript, so the edit reaches the store (A4.4).
+  const got = await call("store.get", { client: "ip", id: "conv" })
+  assert.equal(got.result.messages[0].content, "hi /nothink")
+})
+
+test("errors are relayed with their chain, and errors.json judges them as before", { skip }, async () => {
   const stuck = { inline: { mcpServers: { stuck: { url: `http://127.0.0.1:${hang.address().port}/mcp` } } } }
   let r = await call("mcp.load", { mcpConfig: { file: "/nonexistent/mcp.json" } })
-  assert.equal(r.error.kind, "invalid")
+  assert.equal(r.error.kind, undefined)
+  assert.equal(r.error.chain[0].message, r.error.message)
+  assert.equal(kindOf("mcp.load", r.error), "invalid", JSON.stringify(r.error))
   const t0 = Date.now()
   r = await call("mcp.load", { mcpConfig: stuck, cancelAfterMs: 100 })
-  assert.equal(r.error?.kind, "cancelled", JSON.stringify(r))
+  assert.equal(r.error?.type, "AbortError", JSON.stringify(r))
+  assert.deepEqual(r.error.chain[0].is, ["DOMException", "Error"])
+  assert.equal(kindOf("mcp.load", r.error), "cancelled")
   assert.ok(Date.now() - t0 < 2000)
   r = await call("toolkit.create", { handle: "t2", mcpConfig: stuck, deadlineMs: 50 })
-  assert.equal(r.error?.kind, "deadline", JSON.stringify(r))
-  r = await call("mcp.list", { mcpConfig: stuck, cancelAfterMs: 100 })
-  assert.equal(r.error?.kind, "cancelled", JSON.stringify(r))
+  assert.equal(kindOf("toolkit.create", r.error), "deadline", JSON.stringify(r))
+  r = await call("mcp.list", { mcpConfig: stuck, cancelAfterMs: 0 })
+  assert.equal(kindOf("mcp.list", r.error), "cancelled", JSON.stringify(r))
+  await call("client.create", { handle: "nokey", baseUrl: base(), style: "openai", model: "m", apiKey: "" })
+  const env = { ...process.env }
+  r = await call("client.run", { client: "nokey", prompt: "hi" })
+  if (!env.OPENAI_API_KEY && !env.OPENROUTER_API_KEY && !env.ANTHROPIC_API_KEY) assert.equal(kindOf("client.run", r.error), "invalid")
   r = await call("client.run", { client: "c", prompt: "hi", stream: true, history: [] })
+  assert.deepEqual(r.error, { kind: "unsupported", message: "adapter: the JS port's stream() takes no history" })
+  r = await call("client.create", { handle: "x", baseUrl: base(), style: "openai", model: "m", apiKey: "k", httpClient: "recording", httpTimeoutMs: 300 })
   assert.equal(r.error?.kind, "unsupported")
 })
 

@@ -4,19 +4,24 @@
     python3 runners/python/smoke_test.py          # runs ./prepare to get the adapter command
     ADAPTER_CMD='["/…/python","/…/adapter.py"]' python3 runners/python/smoke_test.py
 
-It starts the adapter as a subprocess and talks the JSON-lines protocol to it. It drives
-client.run / client.ask against a tiny OpenAI-style HTTP server on 127.0.0.1, in both the
-non-stream and the SSE form. The first turn calls the host tool `echo`; the second answers in
+It starts the adapter as a subprocess with a callback pipe and plays the runner: it talks the
+JSON-lines protocol, answers the host functions' callbacks (body transform, BeforeLLM hook, the
+host tool `echo`, the recording HTTP client) and judges relayed errors with errors.json. It
+drives client.run / client.ask against a tiny OpenAI/Anthropic-style HTTP server on 127.0.0.1,
+in both the non-stream and the SSE form: the first turn calls `echo`, the second answers in
 text. It loads a tiny stdio MCP server written with the `mcp` package from the adapter's venv.
-It checks the adapter's answers and what the server recorded. It prints "N passed, N failed"
-and exits non-zero on any failure. Everything binds 127.0.0.1 only, and every wait has a
-deadline.
+It checks the adapter's answers, its callbacks and what the server recorded, prints
+"N passed, N failed" and exits non-zero on any failure. Everything binds 127.0.0.1 only, and
+every wait has a deadline.
 """
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -166,11 +171,21 @@ class FakeLLM:
         self.server.server_close()
 
 
-# --- adapter process -----------------------------------------------------------------------------
+# --- adapter process, with the runner's side of the callback pipe --------------------------------
 class Adapter:
+    """Starts the adapter with a callback pipe (CONFORMANCE_CALLBACK_FD names its read end in
+    the child) and answers every callback line with self.answer(fn, args), as the runner does."""
+
     def __init__(self, cmd: list[str]) -> None:
+        r, w = os.pipe()
+        env = dict(os.environ, CONFORMANCE_CALLBACK_FD=str(r))
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr,
-                                  start_new_session=True)
+                                  start_new_session=True, pass_fds=(r,), env=env)
+        os.close(r)
+        self.answers = os.fdopen(w, "wb", buffering=0)
+        self.answer = lambda fn, args: {"ok": True, "value": None}
+        self.callbacks: list[dict[str, Any]] = []  # every callback of the last call
+        self.last_callback = 0
         self.out: queue.Queue = queue.Queue()
         self.next_id = 0
         self.validated = 0
@@ -191,23 +206,35 @@ class Adapter:
         assert self.p.stdin is not None
         self.p.stdin.write((json.dumps(req) + "\n").encode())
         self.p.stdin.flush()
-        line = self.out.get(timeout=timeout)
-        if line is None:
-            raise RuntimeError("adapter closed stdout")
-        resp = json.loads(line)
-        check_response(resp, self.next_id)
-        SCHEMA.validate("response", resp)
-        if resp["ok"]:
-            SCHEMA.validate(RESULT_DEFS.get(op, "result.empty"), resp["result"])
+        self.callbacks = []
+        while True:
+            line = self.out.get(timeout=timeout)
+            if line is None:
+                raise RuntimeError("adapter closed stdout")
+            msg = json.loads(line)
+            if "callback" not in msg:
+                break
+            SCHEMA.validate("callback", msg)
+            assert msg["callback"] == self.last_callback + 1, f"callbacks are numbered in order: {msg}"
+            self.last_callback = msg["callback"]
+            self.callbacks.append(msg)
+            ans = {"callback": msg["callback"], **self.answer(msg["fn"], msg["args"])}
+            SCHEMA.validate("callbackAnswer", ans)
+            self.answers.write((json.dumps(ans) + "\n").encode())
+        check_response(msg, self.next_id)
+        SCHEMA.validate("response", msg)
+        if msg["ok"]:
+            SCHEMA.validate(RESULT_DEFS.get(op, "result.empty"), msg["result"])
         self.validated += 1
-        return resp
+        return msg
+
+    def saw(self, fn: str) -> list[dict[str, Any]]:
+        return [c["args"] for c in self.callbacks if c["fn"] == fn]
 
     def stop(self) -> int:
-        try:
+        with contextlib.suppress(OSError):
             if self.p.stdin:
                 self.p.stdin.close()
-        except OSError:
-            pass
         try:
             return self.p.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -236,7 +263,7 @@ class SchemaCheck:
                 schema = json.load(f)
             self._v = {
                 name: jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
-                for name in ["request", "response", *set(RESULT_DEFS.values()), "result.empty"]
+                for name in ["request", "response", "callback", "callbackAnswer", *set(RESULT_DEFS.values()), "result.empty"]
             }
             self.ok = True
         except Exception as e:  # noqa: BLE001
@@ -253,18 +280,68 @@ SCHEMA = SchemaCheck()
 
 def check_response(resp: dict[str, Any], rid: int) -> None:
     """The response-side rules of schema/protocol.schema.json that matter here."""
-    assert set(resp) <= {"id", "ok", "result", "error", "warnings"}, f"extra keys: {resp}"
+    assert set(resp) <= {"id", "ok", "result", "error", "warnings", "crashes"}, f"extra keys: {resp}"
     assert resp.get("id") == rid, resp
     assert isinstance(resp.get("ok"), bool), resp
     assert isinstance(resp.get("warnings"), list) and all(isinstance(w, str) for w in resp["warnings"]), resp
+    assert "crashes" not in resp, f"the port crashed: {resp['crashes']}"
     if resp["ok"]:
         assert isinstance(resp.get("result"), dict) and "error" not in resp, resp
+        return
+    err = resp.get("error")
+    assert isinstance(err, dict) and "result" not in resp and isinstance(err.get("message"), str), resp
+    assert set(err) <= {"kind", "message", "type", "chain"}, resp
+    if "kind" in err:  # the adapter's own answer carries no type
+        assert err["kind"] in ("unsupported", "failed") and "type" not in err, resp
     else:
-        err = resp.get("error")
-        assert isinstance(err, dict) and "result" not in resp, resp
-        assert set(err) <= {"kind", "message", "type"} and {"kind", "message"} <= set(err), resp
-        assert err["kind"] in ("cancelled", "deadline", "invalid", "unsupported", "failed"), resp
-        assert isinstance(err["message"], str), resp
+        assert err.get("type") and err.get("chain") and err["chain"][0]["type"] == err["type"], resp
+
+
+# errors.json, judged as internal/errkind does: the first rule one chain entry meets wins.
+with open(os.path.join(HERE, "errors.json")) as _f:
+    ERROR_RULES = json.load(_f)["rules"]
+
+
+def judged(op: str, resp: dict[str, Any]) -> str:
+    err = resp.get("error") or {}
+    if "kind" in err:
+        return err["kind"]
+    chain = err.get("chain") or [{"type": err.get("type", ""), "message": err.get("message", "")}]
+    for rule in ERROR_RULES:
+        if rule.get("ops") and op not in rule["ops"]:
+            continue
+        for e in chain:
+            names = {e["type"], *e.get("is", [])}
+            if (not rule.get("is") or names & set(rule["is"])) and (
+                    not rule.get("message") or re.search(rule["message"], e["message"])):
+                return rule["kind"]
+    return "failed"
+
+
+# --- the runner's host functions, as the steps would decide them --------------------------------
+def last_user(msgs: list[dict[str, Any]]) -> int:
+    return max((i for i, m in enumerate(msgs) if m.get("role") == "user"), default=-1)
+
+
+def shaping(fn: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A transform that drops chat_template_kwargs, adds a key and appends to the last user
+    message's string content; a hook that rewrites it; the tool answers "echoed"."""
+    if fn == "bodyTransform":
+        body = {k: v for k, v in args["body"].items() if k != "chat_template_kwargs"}
+        body["injected"] = "yes"
+        msgs = copy.deepcopy(body.get("messages") or [])
+        i = last_user(msgs)
+        if i >= 0 and isinstance(msgs[i].get("content"), str):
+            msgs[i]["content"] += " /nothink"
+        body["messages"] = msgs
+        return {"ok": True, "value": body, "inPlace": False}
+    if fn == "beforeLLM" and args["turn"] == 0:
+        msgs = copy.deepcopy(args["messages"])
+        msgs[last_user(msgs)]["content"] = "rewritten"
+        return {"ok": True, "value": {"messages": msgs}}
+    if fn == "tool":
+        return {"ok": True, "value": "echoed"}
+    return {"ok": True, "value": None}
 
 
 # --- tests ---------------------------------------------------------------------------------------
@@ -293,8 +370,12 @@ def adapter_cmd() -> list[str]:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-ECHO = {"name": "echo", "description": "echo text", "output": "echoed",
+ECHO = {"name": "echo", "description": "echo text",
         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+
+
+def client_args(handle: str, base: str, **kw: Any) -> dict[str, Any]:
+    return {"handle": handle, "baseUrl": base, "style": "openai", "model": "m", "apiKey": "k", **kw}
 
 
 def main() -> int:
@@ -311,54 +392,56 @@ def main() -> int:
         print(f"     {res.get('library')} {res.get('version')} on {res.get('runtime')}")
 
         # 1. request shaping, non-stream, one host tool, recording transport, host store
-        r = ad.call("client.create", {
-            "handle": "c1", "baseUrl": llm.base + "/s/1", "style": "openai", "model": "m", "apiKey": "k",
-            "requestParams": {"temperature": 0.42, "chat_template_kwargs": {"enable_thinking": False}, "stream": True},
-            "bodyTransform": {"delete": ["chat_template_kwargs"], "set": {"injected": "yes"}, "appendToLastUser": " /nothink"},
-            "beforeLLM": {"setLastUserContent": "rewritten"},
-            "httpClient": "recording", "store": "host"})
+        ad.answer = shaping
+        r = ad.call("client.create", client_args(
+            "c1", llm.base + "/s/1", bodyTransform=True, beforeLLM=True, httpClient="recording", store="host",
+            requestParams={"temperature": 0.42, "chat_template_kwargs": {"enable_thinking": False}, "stream": True}))
         check("client.create", r["ok"] and r["result"] == {}, r)
         r = ad.call("toolkit.create", {"handle": "t1", "extraTools": [ECHO]})
         check("toolkit.create (host tool only)", r["ok"] and r["result"] == {"tools": ["echo"], "status": {}}, r)
 
         r = ad.call("client.run", {"client": "c1", "toolkit": "t1", "prompt": "hello"})
         res = r.get("result", {})
-        check("client.run ok", r["ok"] and res.get("text") == "done" and res.get("turns") == 2
-              and res.get("toolCalls") == ["echo"], r)
-        saw = res.get("transformSaw", [])
-        check("transformSaw: one body per turn, post-merge", len(saw) == 2
-              and all(b.get("temperature") == 0.42 and b.get("chat_template_kwargs") == {"enable_thinking": False} for b in saw), saw)
-        check("transformSaw: messages as BeforeLLM replaced them", saw and saw[0]["messages"][-1] == {"role": "user", "content": "rewritten"}, saw[:1])
-        check("transformSaw: no stream key (forbidden key stripped)", all("stream" not in b for b in saw), saw)
-        check("hookSaw", res.get("hookSaw") == [{"turn": 0, "messageCount": 1, "toolCount": 1},
-                                                {"turn": 1, "messageCount": 3, "toolCount": 1}], res.get("hookSaw"))
-        check("httpRequests counts both turns", res.get("httpRequests") == 2, res.get("httpRequests"))
+        check("client.run ok", r["ok"] and res == {"text": "done", "turns": 2, "toolCalls": ["echo"]}, r)
+        check("callbacks in the port's order", [c["fn"] for c in ad.callbacks] ==
+              ["beforeLLM", "bodyTransform", "http", "tool", "beforeLLM", "bodyTransform", "http"], ad.callbacks)
+        saw = [a["body"] for a in ad.saw("bodyTransform")]
+        check("the transform got each body post-merge", len(saw) == 2 and all(
+            b.get("temperature") == 0.42 and b.get("chat_template_kwargs") == {"enable_thinking": False} for b in saw), saw)
+        check("the transform got the messages the hook gave", saw and saw[0]["messages"][-1] == {"role": "user", "content": "rewritten"}, saw[:1])
+        check("no stream key reached the transform (forbidden key stripped)", all("stream" not in b for b in saw), saw)
+        hooks = ad.saw("beforeLLM")
+        check("beforeLLM args", [(h["client"], h["turn"], len(h["messages"]), len(h["tools"] or [])) for h in hooks]
+              == [("c1", 0, 1, 1), ("c1", 1, 3, 1)], hooks)
+        http = ad.saw("http")
+        check("http callback before each request", len(http) == 2 and all(
+            h == {"client": "c1", "method": "POST", "url": llm.base + "/s/1/chat/completions"} for h in http), http)
+        check("tool callback", ad.saw("tool") == [{"toolkit": "t1", "name": "echo", "input": {"text": "hi"}}], ad.saw("tool"))
         check("warning names the forbidden key",
               sum('request_params key "stream"' in w for w in r["warnings"]) == 2 and all(w.startswith("[toolnexus]") for w in r["warnings"]), r["warnings"])
         bodies = llm.bodies("/s/1")
-        check("server saw the requestParams key on both turns", len(bodies) == 2 and all(b.get("temperature") == 0.42 for b in bodies), bodies)
-        check("server saw the transform's output", all(b.get("injected") == "yes" and "chat_template_kwargs" not in b for b in bodies), bodies)
-        check("server saw appendToLastUser", bodies and bodies[0]["messages"][-1]["content"] == "rewritten /nothink", bodies[:1])
+        check("server saw the transform's output", len(bodies) == 2 and all(
+            b.get("injected") == "yes" and "chat_template_kwargs" not in b and b.get("temperature") == 0.42 for b in bodies), bodies)
+        check("server saw the hook's and the transform's edit", bodies and bodies[0]["messages"][-1]["content"] == "rewritten /nothink", bodies[:1])
+        check("the tool's output went back to the model", len(bodies) == 2 and bodies[1]["messages"][-1].get("content") == "echoed", bodies[1:])
         check("server never saw stream on a non-streaming call", all("stream" not in b for b in bodies), bodies)
 
         # 2. streaming run on the same client
         r = ad.call("client.run", {"client": "c1", "toolkit": "t1", "prompt": "again", "stream": True})
         res = r.get("result", {})
         check("client.run stream", r["ok"] and res.get("text") == "done" and res.get("toolCalls") == ["echo"]
-              and res.get("httpRequests") == 2 and len(res.get("transformSaw", [])) == 2, r)
+              and len(ad.saw("http")) == 2 and len(ad.saw("bodyTransform")) == 2, r)
         sb = llm.bodies("/s/1")[2:]
         check("stream bodies carry stream + params", len(sb) == 2 and all(b.get("stream") is True and b.get("temperature") == 0.42 for b in sb), sb)
 
         # 2b. anthropic run + stream, tool loop; the transform appends to the last user TEXT message
-        r = ad.call("client.create", {
-            "handle": "c3", "baseUrl": llm.base + "/s/3", "style": "anthropic", "model": "m", "apiKey": "k",
-            "requestParams": {"max_tokens": 999}, "bodyTransform": {"appendToLastUser": " /nothink"},
-            "httpClient": "recording"})
+        r = ad.call("client.create", client_args("c3", llm.base + "/s/3", style="anthropic", requestParams={"max_tokens": 999},
+                                                 bodyTransform=True, httpClient="recording"))
         for stream in (False, True):
             r = ad.call("client.run", {"client": "c3", "toolkit": "t1", "prompt": "q", "stream": stream})
             res = r.get("result", {})
             check(f"anthropic run stream={stream}", r["ok"] and res.get("text") == "done" and res.get("turns") == 2
-                  and res.get("toolCalls") == ["echo"] and res.get("httpRequests") == 2, r)
+                  and res.get("toolCalls") == ["echo"] and len(ad.saw("http")) == 2, r)
         ab = llm.bodies("/s/3")
         # turn 1: the prompt is the last user message and gets the suffix; turn 2: the last
         # user message is the tool results (list content), so nothing is appended anywhere
@@ -367,16 +450,51 @@ def main() -> int:
               and all(b["messages"][0]["content"] == "q /nothink" for b in (ab[0], ab[2]))
               and all(b["messages"][0]["content"] == "q" and isinstance(b["messages"][-1]["content"], list) for b in (ab[1], ab[3])), ab)
 
+        # 2c. inPlace: the stub edits the very body it got, nested objects included
+        def in_place(fn: str, args: dict[str, Any]) -> dict[str, Any]:
+            if fn != "bodyTransform":
+                return shaping(fn, args)
+            body = copy.deepcopy(args["body"])
+            body["chat_template_kwargs"]["edited"] = "yes"
+            body.pop("temperature", None)
+            return {"ok": True, "value": body, "inPlace": True}
+
+        ad.answer = in_place
+        ad.call("client.create", client_args("c4", llm.base + "/s/4", bodyTransform=True,
+                                             requestParams={"temperature": 0.1, "chat_template_kwargs": {"enable_thinking": False}}))
+        r = ad.call("client.run", {"client": "c4", "toolkit": "t1", "prompt": "p"})
+        b4, saw = llm.bodies("/s/4"), [a["body"] for a in ad.saw("bodyTransform")]
+        check("inPlace: the server saw the edit", r["ok"] and len(b4) == 2 and all(
+            b["chat_template_kwargs"] == {"enable_thinking": False, "edited": "yes"} and "temperature" not in b for b in b4), b4)
+        # the port shares the nested requestParams value between requests (a shallow merge), so
+        # an in-place edit of that very dict shows in the next call's input: proof of the identity
+        check("inPlace: the port's own nested object was edited", len(saw) == 2 and saw[1]["chat_template_kwargs"].get("edited") == "yes"
+              and saw[1].get("temperature") == 0.1, saw)
+
+        # 2d. a null answer keeps the port's body; an ok: false tool answer raises in execute
+        def refuse(fn: str, args: dict[str, Any]) -> dict[str, Any]:
+            return {"ok": False, "error": "host: refused"} if fn == "tool" else {"ok": True, "value": None}
+
+        ad.answer = refuse
+        ad.call("client.create", client_args("c5", llm.base + "/s/5", bodyTransform=True, requestParams={"temperature": 0.2}))
+        r = ad.call("client.run", {"client": "c5", "toolkit": "t1", "prompt": "p"})
+        b5 = llm.bodies("/s/5")
+        check("a null transform answer leaves the port's body", b5 and b5[0].get("temperature") == 0.2
+              and b5[0]["messages"] == [{"role": "user", "content": "p"}], b5[:1])
+        check("an ok: false tool answer surfaces with its text", ("host: refused" in json.dumps(b5[1:]))
+              or (not r["ok"] and "host: refused" in r["error"]["message"]), (r, b5[1:]))
+        ad.answer = shaping
+
         # 3. store accessor
         r = ad.call("store.identity", {"client": "c1"})
         check("store.identity host", r["ok"] and r["result"] == {"same": True}, r)
-        r = ad.call("client.create", {"handle": "c2", "baseUrl": llm.base + "/s/2", "style": "openai", "model": "m", "apiKey": "k"})
+        r = ad.call("client.create", client_args("c2", llm.base + "/s/2"))
         r = ad.call("store.identity", {"client": "c2"})
         check("store.identity default", r["ok"] and r["result"] == {"same": False}, r)
         r = ad.call("store.get", {"client": "c2", "id": "id1"})
         check("store.get absent", r["ok"] and r["result"] == {"messages": None}, r)
         r = ad.call("client.ask", {"client": "c2", "prompt": "first", "id": "id1"})
-        check("client.ask (no toolkit, default transport)", r["ok"] and r["result"]["text"] == "done" and r["result"]["httpRequests"] == 0, r)
+        check("client.ask (no toolkit, default transport: no callbacks)", r["ok"] and r["result"]["text"] == "done" and ad.callbacks == [], r)
         r = ad.call("store.get", {"client": "c2", "id": "id1"})
         check("store.get after ask", r["ok"] and [m.get("role") for m in (r["result"]["messages"] or [])] == ["user", "assistant"], r)
         hist = [{"role": "user", "content": "saved q"}, {"role": "assistant", "content": "saved a"}]
@@ -386,9 +504,11 @@ def main() -> int:
         last = llm.bodies("/s/2")[-1]
         check("ask continues saved history", r["ok"] and last["messages"][:2] == hist and "tools" not in last and "tool_choice" not in last, last)
 
-        # 4. unsupported: stream + history
+        # 4. unsupported: what the port's API cannot express
         r = ad.call("client.run", {"client": "c2", "prompt": "x", "stream": True, "history": hist})
         check("stream+history unsupported", not r["ok"] and r["error"]["kind"] == "unsupported", r)
+        r = ad.call("client.create", client_args("c6", llm.base + "/s/6", httpClient="recording", httpTimeoutMs=100))
+        check("httpTimeoutMs unsupported", not r["ok"] and r["error"]["kind"] == "unsupported", r)
 
         # 5. MCP: a stdio server (file config, with a tools filter) + a disabled one
         mcp_cmd = [cmd[0], os.path.abspath(__file__), "--mcp-server"]
@@ -421,21 +541,29 @@ def main() -> int:
               and res.get("status") == {"srv": "connected", "off": "disabled"}
               and all(isinstance(t["inputSchema"], dict) for t in res["tools"]["srv"]), r)
 
-        # 6. error mapping
+        # 6. errors: relayed with their chain, judged by errors.json
         r = ad.call("mcp.load", {"mcpConfig": {"file": os.path.join(tmp, "missing.json")}})
-        check("missing config file -> invalid", not r["ok"] and r["error"]["kind"] == "invalid", r)
+        check("missing config file: FileNotFoundError, judged invalid", not r["ok"] and r["error"].get("type") == "FileNotFoundError"
+              and r["error"]["chain"][0]["is"] == ["OSError", "Exception"] and judged("mcp.load", r) == "invalid", r)
+        with open(os.path.join(tmp, "bad.json"), "w") as f:
+            f.write("{not json")
+        r = ad.call("mcp.list", {"mcpConfig": {"file": os.path.join(tmp, "bad.json")}})
+        check("unparsable config: judged invalid", not r["ok"] and judged("mcp.list", r) == "invalid", r)
         r = ad.call("mcp.list", {"mcpConfig": {"inline": {"x": {"command": mcp_cmd}}}, "cancelAfterMs": 0})
-        check("pre-fired cancel -> cancelled", not r["ok"] and r["error"]["kind"] == "cancelled", r)
+        check("pre-fired cancel: CancelledError, judged cancelled", not r["ok"]
+              and r["error"].get("type") == "asyncio.exceptions.CancelledError" and judged("mcp.list", r) == "cancelled", r)
         r = ad.call("mcp.list", {"mcpConfig": {"inline": {"x": {"command": mcp_cmd}}}, "deadlineMs": 0})
         # SPEC.md §3: the port's one handle is an asyncio.Event, so a deadline is a CancelledError too.
-        check("pre-fired deadline -> the port's CancelledError",
-              not r["ok"] and r["error"]["kind"] == "cancelled" and r["error"].get("type", "").endswith("CancelledError"), r)
+        check("pre-fired deadline: the port's CancelledError", not r["ok"] and judged("mcp.list", r) == "cancelled", r)
         r = ad.call("toolkit.create", {"handle": "t4", "mcpConfig": {"inline": cfg}, "cancelAfterMs": 0})
-        check("toolkit.create pre-fired cancel -> cancelled", not r["ok"] and r["error"]["kind"] == "cancelled", r)
+        check("toolkit.create pre-fired cancel: judged cancelled", not r["ok"] and judged("toolkit.create", r) == "cancelled", r)
         r = ad.call("client.run", {"client": "c1", "toolkit": "t4", "prompt": "x"})
-        check("a failed toolkit.create leaves no handle", not r["ok"] and r["error"]["kind"] == "failed", r)
+        check("a failed toolkit.create leaves no handle", not r["ok"] and r["error"].get("kind") == "failed", r)
         r = ad.call("client.run", {"client": "nope", "prompt": "x"})
-        check("unknown client handle -> failed", not r["ok"] and r["error"]["kind"] == "failed", r)
+        check("unknown client handle: failed", not r["ok"] and r["error"].get("kind") == "failed", r)
+        ad.call("client.create", client_args("c7", "http://127.0.0.1:1/s/7"))
+        r = ad.call("client.run", {"client": "c7", "prompt": "x"})
+        check("a refused connection: relayed, judged failed", not r["ok"] and "type" in r["error"] and judged("client.run", r) == "failed", r)
 
         r = ad.call("shutdown", {})
         check("shutdown", r["ok"] and r["result"] == {}, r)

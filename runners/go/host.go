@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+
+	toolnexus "github.com/muthuishere/toolnexus/golang"
+)
+
+// host is the callback channel (SPEC.md §3 "Host functions call back"): a stub writes a
+// callback line on stdout and blocks on the runner's answer from fd 3. The library may call
+// host functions from its own goroutines, so one lock covers the write and the read.
+type host struct {
+	mu      sync.Mutex
+	out     *lockedWriter
+	answers *bufio.Reader
+	next    int
+}
+
+// answer is the runner's reply to one callback.
+type answer struct {
+	Callback int
+	OK       bool
+	Value    json.RawMessage
+	InPlace  bool
+	Error    string
+}
+
+func newHost(out *lockedWriter) *host {
+	return &host{out: out, answers: bufio.NewReaderSize(os.NewFile(3, "callback"), 1<<20)}
+}
+
+// call runs one host function in the runner.
+func (h *host) call(fn string, args map[string]any) (answer, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next++
+	var a answer
+	line, err := json.Marshal(map[string]any{"callback": h.next, "fn": fn, "args": args})
+	if err == nil {
+		err = h.out.writeLine(line)
+	}
+	if err == nil {
+		line, err = h.answers.ReadBytes('\n')
+	}
+	if err != nil {
+		return a, fmt.Errorf("adapter: %s callback: %w", fn, err)
+	}
+	if err := json.Unmarshal(line, &a); err != nil || a.Callback != h.next {
+		return a, fmt.Errorf("adapter: bad answer to %s callback: %q", fn, line)
+	}
+	if !a.OK {
+		return a, errors.New(a.Error)
+	}
+	return a, nil
+}
+
+// bodyTransform calls back with the body; in place, it edits the very map it got.
+func (h *host) bodyTransform(client string) func(map[string]any) map[string]any {
+	return func(body map[string]any) map[string]any {
+		a, err := h.call("bodyTransform", map[string]any{"client": client, "body": body})
+		if err != nil {
+			panic(err) // the port's transform signature has no error
+		}
+		var v any
+		_ = json.Unmarshal(a.Value, &v)
+		m, _ := v.(map[string]any)
+		if a.InPlace && m != nil {
+			return patch(body, m).(map[string]any)
+		}
+		return m
+	}
+}
+
+// patch edits old to equal v, keeping old's maps and slices where both have one: a host's
+// in-place rewrite (ADR A4.4). A scalar that encodes the same keeps old's Go type.
+func patch(old, v any) any {
+	switch nv := v.(type) {
+	case map[string]any:
+		if om, ok := old.(map[string]any); ok {
+			for k := range om {
+				if _, keep := nv[k]; !keep {
+					delete(om, k)
+				}
+			}
+			for k, x := range nv {
+				om[k] = patch(om[k], x)
+			}
+			return om
+		}
+	case []any:
+		if ol, ok := old.([]any); ok && len(ol) == len(nv) {
+			for i := range ol {
+				ol[i] = patch(ol[i], nv[i])
+			}
+			return ol
+		}
+	}
+	if a, err := json.Marshal(old); err == nil {
+		if b, _ := json.Marshal(v); string(a) == string(b) {
+			return old
+		}
+	}
+	return v
+}
+
+// beforeLLM calls back with the turn; the answer is the override, null for none.
+func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
+	return func(_ context.Context, ev toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
+		a, err := h.call("beforeLLM", map[string]any{"client": client, "turn": ev.Turn, "messages": ev.Messages, "tools": ev.Tools})
+		if err != nil {
+			return nil, err
+		}
+		var ov *struct {
+			Messages []any  `json:"messages"`
+			Tools    *[]any `json:"tools"`
+		}
+		if err := json.Unmarshal(a.Value, &ov); err != nil || ov == nil {
+			return nil, err
+		}
+		out := &toolnexus.LLMOverride{Messages: ov.Messages}
+		if ov.Tools != nil {
+			out.Tools = append([]any{}, *ov.Tools...) // present, even empty: replace the tools
+		}
+		return out, nil
+	}
+}
+
+// tool is a host tool whose execute calls back.
+func (h *host) tool(toolkit, name, description string, schema map[string]any) toolnexus.Tool {
+	return toolnexus.Tool{Name: name, Description: description, InputSchema: schema, Source: toolnexus.SourceCustom,
+		Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
+			a, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": name, "input": input})
+			if err != nil {
+				return toolnexus.ToolResult{}, err
+			}
+			var out string
+			_ = json.Unmarshal(a.Value, &out)
+			return toolnexus.ToolResult{Output: out}, nil
+		}}
+}
+
+// transport calls back before each request, then sends it the default way.
+type transport struct {
+	h      *host
+	client string
+}
+
+func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if _, err := t.h.call("http", map[string]any{"client": t.client, "method": req.Method, "url": req.URL.String()}); err != nil {
+		return nil, err
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}

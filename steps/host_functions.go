@@ -1,0 +1,131 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"sync"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+)
+
+// hostFns is what this scenario's host functions do and what they saw (SPEC.md §3 "Host
+// functions call back"). The adapter installs one stub per function that calls back here, so
+// what a transform or hook does is decided in Go, once, for every port.
+type hostFns struct {
+	mu        sync.Mutex
+	transform map[string]any    // the body transform's edits (applyTransform); nil: none installed
+	hook      map[string]any    // the BeforeLLM hook's override; nil: none installed
+	tools     map[string]string // host tool name -> the output its execute returns
+	// During the request in flight: what the transform and hook received, requests carried.
+	transformSaw []any
+	hookSaw      []any
+	httpRequests int
+}
+
+// answer serves one callback of the adapter.
+func (h *hostFns) answer(fn string, raw json.RawMessage) adapter.Answer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var args map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // a body's numbers go back to the port as it sent them
+	if err := dec.Decode(&args); err != nil {
+		return adapter.Answer{Error: "runner: callback args are not an object: " + err.Error()}
+	}
+	switch fn {
+	case "bodyTransform":
+		if h.transform == nil {
+			break
+		}
+		body, _ := args["body"].(map[string]any)
+		h.transformSaw = append(h.transformSaw, deepCopy(body))
+		if null, _ := h.transform["returnNull"].(bool); null {
+			return adapter.Answer{Value: nil}
+		}
+		inPlace, _ := h.transform["inPlace"].(bool)
+		return adapter.Answer{Value: applyTransform(h.transform, body), InPlace: inPlace}
+	case "beforeLLM":
+		if h.hook == nil {
+			break
+		}
+		msgs, _ := args["messages"].([]any)
+		tools, _ := args["tools"].([]any)
+		turn, _ := args["turn"].(json.Number).Int64()
+		h.hookSaw = append(h.hookSaw, map[string]any{"turn": turn, "messageCount": len(msgs), "toolCount": len(tools)})
+		return adapter.Answer{Value: hookOverride(h.hook, msgs)}
+	case "http":
+		h.httpRequests++
+		return adapter.Answer{}
+	case "tool":
+		name, _ := args["name"].(string)
+		if out, ok := h.tools[name]; ok {
+			return adapter.Answer{Value: out}
+		}
+		return adapter.Answer{Error: fmt.Sprintf("runner: no host tool %q in this scenario", name)}
+	}
+	return adapter.Answer{Error: fmt.Sprintf("runner: the scenario installed no %s host function", fn)}
+}
+
+// hookOverride is the BeforeLLM override: the messages with the last user message's content
+// replaced (setLastUserContent), and the tools given (present, e.g. [], means override).
+func hookOverride(spec map[string]any, msgs []any) any {
+	out := map[string]any{}
+	if content, ok := spec["setLastUserContent"].(string); ok {
+		edited := deepCopy(msgs).([]any)
+		for i := len(edited) - 1; i >= 0; i-- {
+			if m, _ := edited[i].(map[string]any); m["role"] == "user" {
+				m["content"] = content
+				break
+			}
+		}
+		out["messages"] = edited
+	}
+	if tools, ok := spec["tools"]; ok {
+		out["tools"] = tools
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// install takes the host functions out of the client's description: the adapter is told only
+// that they exist (client.create's bodyTransform / beforeLLM are true).
+func (h *hostFns) install(client map[string]any) map[string]any {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	args := maps.Clone(client)
+	if t, ok := client["bodyTransform"].(map[string]any); ok {
+		h.transform, args["bodyTransform"] = t, true
+	}
+	if k, ok := client["beforeLLM"].(map[string]any); ok {
+		h.hook, args["beforeLLM"] = k, true
+	}
+	return args
+}
+
+// addTool installs a host tool's execute.
+func (h *hostFns) addTool(name, output string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tools == nil {
+		h.tools = map[string]string{}
+	}
+	h.tools[name] = output
+}
+
+// begin starts a request's record; end adds it to a run report as the report's own fields
+// used to be (transformSaw, hookSaw, httpRequests), for the steps that read them.
+func (h *hostFns) begin() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.transformSaw, h.hookSaw, h.httpRequests = []any{}, []any{}, 0
+}
+
+func (h *hostFns) end(result map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	result["transformSaw"], result["hookSaw"], result["httpRequests"] = h.transformSaw, h.hookSaw, h.httpRequests
+}
