@@ -5,6 +5,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-cancel-hung-server @required @src:adr-g3-cancel
   @G3.1
+  @within:2000
   Scenario Outline: a cancel ends a load stuck on a hung server (<entry>)
     Given a hung MCP server "stuck"
     When the MCP config is <entry> with a cancel after 100 ms
@@ -18,6 +19,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-sse-fallback-hang-bounded @required @src:adr-g3-sse-bound
   @G3.2
+  @within:2400
   Scenario: a server that forces the SSE fallback and then hangs is failed within its timeout
     Given an MCP server "fallback" that refuses streamable HTTP and hangs on SSE, with a timeout of 400 ms
     When the MCP config is loaded
@@ -28,6 +30,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-deadline-beats-slow-server @required @src:adr-g3-deadline
   @G3.3
+  @within:4000
   Scenario Outline: a 50 ms deadline beats a server that answers after 5 s (<entry>)
     Given a slow MCP server "slow" that answers after 5 s
     When the MCP config is <entry> with a deadline of 50 ms
@@ -81,6 +84,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-pre-cancelled @required @src:adr-g3-cancel @src:adr-a1-no-leak
   @G3.7
+  @within:2000
   Scenario Outline: a context cancelled before the call fails it and leaves nothing running (<entry>)
     Given an MCP server "local" over stdio
     And an MCP server "remote" over streamable HTTP
@@ -111,6 +115,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-cancel-during-spawn @required @src:adr-g3-prompt @src:adr-a1-no-leak
   @G3.7
+  @within:6000
   Scenario Outline: a cancel while a stdio server is still starting fails the call and leaves no child (<entry>)
     Given an MCP server "slowstart" over stdio that stalls in spawn
     When the MCP config is <entry> with a cancel after 300 ms
@@ -127,6 +132,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-cancel-during-spawn-2s @recommended @src:rec-g3-spawn-2s
   @G3.7
+  @within:2000
   Scenario Outline: a cancel while a stdio server is still starting returns within 2 s (<entry>)
     Given an MCP server "slowstart" over stdio that stalls in spawn
     When the MCP config is <entry> with a cancel after 300 ms
@@ -142,6 +148,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-cancel-stalled-phase @required @src:adr-g3-phases @src:adr-g3-cancel @src:adr-a1-no-leak
   @G3.8
+  @quick
   Scenario Outline: a cancel ends a load stalled at <phase> over <transport>
     Given an MCP server "stuck" over <transport> that stalls in <phase>
     When the MCP config is loaded with a cancel after 1500 ms
@@ -151,10 +158,12 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
     And no stdio child is left and no fake has an open connection
 
     @G3.7 @src:adr-g3-prompt
+    @within-limit:4500
     Examples: spawn (a stdio child still starting: well before the server's own timeout)
       | phase | transport | grace |
       | spawn | stdio     | 4500  |
 
+    @within-limit:2000
     Examples: initialize and tools/list
       | phase      | transport       | grace |
       | initialize | stdio           | 2000  |
@@ -166,6 +175,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-cancel-stalled-list @required @src:adr-g3-phases @src:adr-g3-cancel
   @G3.8
+  @quick @within-limit:2000
   Scenario Outline: a cancel ends a call stalled in tools/list (<entry>)
     Given an MCP server "stuck" over streamable HTTP that stalls in tools/list
     When the MCP config is <entry> with a cancel after 1500 ms
@@ -181,6 +191,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-deadline-stalled-list @required @src:adr-g3-phases @src:adr-g3-deadline
   @G3.8
+  @quick @within-limit:2000
   Scenario Outline: a deadline ends a call stalled in tools/list (<entry>)
     Given an MCP server "stuck" over streamable HTTP that stalls in tools/list
     When the MCP config is <entry> with a deadline of 1500 ms
@@ -196,6 +207,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-server-timeout-stalled-list @required @src:adr-g3-phases @src:adr-a1-isolation
   @G3.8
+  @quick @within-timeout:2000
   Scenario Outline: a server's own timeout ends its stall in tools/list; the others load (<entry>)
     Given an MCP server "stuck" over streamable HTTP that stalls in tools/list with a timeout of 1500 ms
     And an MCP server "good" over streamable HTTP
@@ -214,6 +226,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-no-leak-after-server-timeout @required @src:adr-a1-no-leak
   @G3.9
+  @quick
   Scenario Outline: nothing is left open after a per-server timeout (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list with a timeout of 1500 ms
     And an MCP server "good" over streamable HTTP
@@ -231,6 +244,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-no-leak-after-cancel @required @src:adr-a1-no-leak
   @G3.9
+  @quick
   Scenario Outline: nothing is left open after a caller's cancel (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list
     And an MCP server "good" over <transport>
@@ -247,6 +261,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-no-leak-after-deadline @required @src:adr-a1-no-leak
   @G3.9
+  @quick
   Scenario Outline: nothing is left open after a caller's deadline (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list
     And an MCP server "good" over <transport>
@@ -296,6 +311,7 @@ Feature: Gap 3 - the MCP load honours the caller's cancellation and deadline
 
   @id:g3-no-leak-after-hung-stdio-timeout @required @src:adr-a1-no-leak
   @G3.9
+  @quick
   Scenario: nothing is left after a hung stdio server's own timeout
     Given a hung stdio MCP server "hung" with a timeout of 1000 ms
     And an MCP server "good" over streamable HTTP

@@ -35,6 +35,7 @@ Feature: Gap 6 - a list-only MCP inventory
 
   @id:g6-cancel-hung-listing @required @src:adr-g6-ctx @src:adr-g3-cancel
   @G6.4
+  @within:2000
   Scenario: a cancel ends a listing stuck on a hung server
     Given a hung MCP server "stuck"
     When the MCP config is listed with a cancel after 100 ms
@@ -84,6 +85,7 @@ Feature: Gap 6 - a list-only MCP inventory
 
   @id:g6-no-leak-after-failed-server @required @src:adr-g6-teardown
   @G6.7
+  @quick
   Scenario Outline: nothing is left open after a listing with a failed server (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list with a timeout of 1500 ms
     And an MCP server "good" over <transport>
@@ -102,6 +104,7 @@ Feature: Gap 6 - a list-only MCP inventory
 
   @id:g6-no-leak-after-cancelled-listing @required @src:adr-g6-teardown @src:adr-a1-no-leak
   @G6.7
+  @quick
   Scenario Outline: nothing is left open after a cancelled listing (<transport>)
     Given an MCP server "stuck" over <transport> that stalls in tools/list
     And an MCP server "good" over <transport>

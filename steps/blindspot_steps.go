@@ -7,6 +7,8 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // Steps for what a port can get wrong that the plain paths do not show: retries through the
@@ -139,7 +141,7 @@ func (w *World) goneAtReturn(name string) error {
 	}
 	if alive {
 		return fmt.Errorf("the stdio server of %q (pid %d) was still running when %s returned (gone %s later: %v)",
-			name, pid, w.lastOp, exitGrace, w.settle(func() bool { return mcpfake.ProcessGone(pid) }))
+			name, pid, w.lastOp, timing.ExitGrace, w.settle(func() bool { return mcpfake.ProcessGone(pid) }))
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // spawnDelay is how long a slow-starting stdio fake sleeps before it reads stdin: longer
@@ -18,15 +20,14 @@ import (
 const spawnDelay = 8 * time.Second
 
 func (w *World) registerMCPPhaseSteps(sc stepAdder) {
-	sc.Step(stallStep, w.stallingServer)
-	sc.Step(hungStdioStep, w.hungStdioServer)
-	sc.Step(sawPhaseStep, w.sawPhase)
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`, w.stallingServer)
+	sc.Step(`^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`, w.hungStdioServer)
+	sc.Step(`^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`, w.sawPhase)
 	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, w.mcpActionPreCancelled)
 	sc.Step(`^no stdio child is left and no fake has an open connection$`, w.nothingLeft)
 	sc.Step(`^no stdio child is left and no fake has an open stream$`, w.nothingStreaming)
 	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
 	sc.Step(`^every build succeeds and exposes exactly (.+)$`, w.everyBuildExposes)
-	sc.Step(withinTimeoutStep, w.withinTimeout)
 	sc.Step(`^the toolkit is closed$`, w.toolkitClosed)
 }
 
@@ -70,22 +71,24 @@ func (w *World) stallingServer(name, transport, phase, timeout string) error {
 		cfg = map[string]any{"url": s.URL()}
 	}
 	// A slow spawn ends by itself; every other stall lasts until something ends it.
-	stall := forever
+	stall := timing.Forever
 	if phase == "spawn" {
 		stall = spawnDelay
 	}
-	w.addStalledServer(name, cfg, timeout, stall)
+	w.addStalledServer(name, cfg, phase, timeout, stall)
 	return nil
 }
 
 func (w *World) hungStdioServer(name, timeout string) error {
-	w.addStalledServer(name, w.stdioServer(name, "--hang"), timeout, forever)
+	// The hung fake reads the client's initialize and never answers it.
+	w.addStalledServer(name, w.stdioServer(name, "--hang"), "initialize", timeout, timing.Forever)
 	return nil
 }
 
-// addStalledServer puts a stalling fake in the config, with its own timeout when the step
-// gives one, and records the stall so the bound and floor of the calls to come count it.
-func (w *World) addStalledServer(name string, cfg map[string]any, timeout string, stall time.Duration) {
+// addStalledServer puts a fake stalling in phase in the config, with its own timeout when the
+// step gives one, and records the stall so the bound and floor of the calls to come count it
+// and a quick attempt knows where the client must get to.
+func (w *World) addStalledServer(name string, cfg map[string]any, phase, timeout string, stall time.Duration) {
 	if timeout != "" {
 		var ms int
 		fmt.Sscan(timeout, &ms)
@@ -94,7 +97,7 @@ func (w *World) addStalledServer(name string, cfg map[string]any, timeout string
 		w.mcp.timeouts[name] = ms
 	}
 	w.mcp.servers[name] = cfg
-	w.stallsFor(name, stall)
+	w.stallsIn(name, phase, stall)
 }
 
 // sawPhase is the evidence that a stall scenario stalled where it says: without it a port
@@ -166,7 +169,7 @@ func (w *World) nothingLeftOf(idle bool) error {
 	if w.settle(func() bool { return len(w.leftovers(idle)) == 0 }) {
 		return nil
 	}
-	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(idle), "; "), exitGrace, w.lastOp)
+	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(idle), "; "), timing.ExitGrace, w.lastOp)
 }
 
 func (w *World) buildTimes(n int) error {
@@ -198,20 +201,6 @@ func (w *World) everyBuildExposes(list string) error {
 		}
 	}
 	return nil
-}
-
-// withinTimeout bounds a call by the largest per-server timeout of the scenario plus slack.
-func (w *World) withinTimeout(slack int) error {
-	max := 0
-	for _, ms := range w.mcp.timeouts {
-		if ms > max {
-			max = ms
-		}
-	}
-	if max == 0 {
-		return fmt.Errorf("harness: no server of this scenario has a timeout")
-	}
-	return w.callWithin(max + slack)
 }
 
 func sortedNames[V any](m map[string]V) []string {

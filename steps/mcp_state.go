@@ -11,6 +11,8 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // mcpState is the MCP side of one scenario: the fakes it started and the config it builds.
@@ -160,12 +162,12 @@ func (w *World) loadFixture(name string) error {
 }
 
 // waitFor polls cond until it holds or the grace period ends; it bounds every wait.
-// settle waits up to exitGrace for what a port started to end, and keeps the longest time a
+// settle waits up to timing.ExitGrace for what a port started to end, and keeps the longest time a
 // port took to get there (Outcome.Settled: the bench shows how close ports come to the grace).
 func (w *World) settle(cond func() bool) bool {
 	start := time.Now()
-	if !waitFor(exitGrace, cond) {
-		w.waited += exitGrace
+	if !waitFor(timing.ExitGrace, cond) {
+		w.waited += timing.ExitGrace
 		return false
 	}
 	w.settled = max(w.settled, time.Since(start))

@@ -12,11 +12,9 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
-)
 
-// exitGrace is how long a port may take, after a call returns, to finish reaping.
-// Generous for a loaded machine: some ports close stdin and wait ~2 s before they signal.
-const exitGrace = 5 * time.Second
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
+)
 
 func (w *World) registerMCPSteps(sc stepAdder) {
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
@@ -29,7 +27,7 @@ func (w *World) registerMCPSteps(sc stepAdder) {
 	sc.Step(`^a disabled MCP server "([^"]*)"$`, w.disabledServer)
 	sc.Step(`^the shared fixture config "([^"]*)"$`, w.loadFixture)
 	sc.Step(`^the MCP config is written to a file$`, w.configAsFile)
-	sc.Step(mcpActionStep, w.mcpAction)
+	sc.Step(`^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`, w.mcpAction)
 	sc.Step(`^the tools are exactly (.+)$`, w.toolsExactly)
 	sc.Step(`^the tools match the fixture "([^"]*)"$`, w.toolsMatchFixture)
 	sc.Step(`^server "([^"]*)" is (connected|failed|disabled)$`, w.serverStatus)
@@ -77,7 +75,7 @@ func (w *World) hungServer(name string) error {
 		return err
 	}
 	w.mcp.servers[name] = cfg
-	w.stallsFor(name, forever)
+	w.stallsFor(name, timing.Forever)
 	return nil
 }
 
@@ -109,7 +107,7 @@ func (w *World) fallbackHangServer(name string, ms int) error {
 	w.mcp.fallback[name] = f
 	w.mcp.closers = append(w.mcp.closers, f.Close)
 	w.mcp.servers[name] = map[string]any{"url": f.URL(), "timeout": ms}
-	w.stallsFor(name, forever)
+	w.stallsFor(name, timing.Forever)
 	return nil
 }
 
@@ -322,7 +320,7 @@ func (w *World) stdioGone(name string) error {
 		return &Inconclusive{fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
 	}
 	if !w.settle(func() bool { return mcpfake.ProcessGone(pid) }) {
-		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, exitGrace)
+		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, timing.ExitGrace)
 	}
 	return nil
 }
@@ -359,7 +357,7 @@ func (w *World) noOpenConnection(name string) error {
 		return fmt.Errorf("harness: %q has no connection counter", name)
 	}
 	if !w.settle(func() bool { return open() == 0 }) {
-		return fmt.Errorf("the fake %q still has %d open connections %s after the call returned", name, open(), exitGrace)
+		return fmt.Errorf("the fake %q still has %d open connections %s after the call returned", name, open(), timing.ExitGrace)
 	}
 	return nil
 }

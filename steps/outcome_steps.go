@@ -3,15 +3,12 @@ package steps
 import (
 	"fmt"
 	"strings"
-	"time"
 )
 
 func (w *World) registerOutcomeSteps(sc stepAdder) {
 	sc.Step(`^the call succeeds$`, w.callSucceeds)
 	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
 	sc.Step(`^the call fails with this port's deadline error$`, w.callFailsWithDeadline)
-	sc.Step(`^the call returns within (\d+) ms$`, w.callWithin)
-	sc.Step(withinLimitStep, w.callWithinLimit)
 	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
 	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
 	sc.Step(`^the recording HTTP client carried every LLM request$`, w.recorderCarriedAll)
@@ -57,17 +54,6 @@ func (w *World) callFailsWith(kind string) error {
 	}
 	if w.last.Error.Kind != kind {
 		return fmt.Errorf("%s failed with kind %q (%s); want %q", w.lastOp, w.last.Error.Kind, w.last.Error.Message, kind)
-	}
-	return nil
-}
-
-// callWithin is used only where the ADR pins a bound (a cancel returns in well under 2 s).
-func (w *World) callWithin(ms int) error {
-	if w.last == nil {
-		return fmt.Errorf("harness: no call was made")
-	}
-	if limit := time.Duration(ms) * time.Millisecond; w.lastElapsed > limit {
-		return fmt.Errorf("%s took %s; the ADR bound is %s", w.lastOp, w.lastElapsed.Round(time.Millisecond), limit)
 	}
 	return nil
 }
@@ -121,13 +107,4 @@ func asInt(v any) int {
 		return n
 	}
 	return 0
-}
-
-// callWithinLimit bounds the last call by its caller's cancel or deadline, as sent (a quick
-// first attempt cuts it, quick.go), plus ms.
-func (w *World) callWithinLimit(ms int) error {
-	if w.lastLimit <= 0 {
-		return fmt.Errorf("harness: the last call had no cancel or deadline")
-	}
-	return w.callWithin(int(w.lastLimit/time.Millisecond) + ms)
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 type noSteps struct{}
@@ -38,90 +40,43 @@ func scenariosOf(t *testing.T, name, src string) []*godog.Scenario {
 	return gherkin.Pickles(*doc, name, ids)
 }
 
-func TestQuickPlanIsOnlyForScenariosItCanJudge(t *testing.T) {
+func TestQuickPlanFollowsTheDeclaration(t *testing.T) {
 	const stall = `    Given an MCP server "stuck" over stdio that stalls in tools/list
 `
-	const reach = `    Then the fake "stuck" saw the client reach tools/list
+	const action = `    When the MCP config is loaded with a cancel after 1500 ms
+    Then the call fails with kind "cancelled"
+    And the fake "stuck" saw the client reach tools/list
 `
 	cases := []struct {
-		name, steps string
-		quick       bool
+		name, tags, steps string
+		quick             bool
+		misdeclared       string
 	}{
-		{"cancel over the quick limit, reach checked", stall + `    When the MCP config is loaded with a cancel after 1500 ms
-    Then the call fails with kind "cancelled"
-` + strings.Replace(reach, "Then", "And", 1), true},
-		{"server timeout over the quick limit", `    Given an MCP server "stuck" over stdio that stalls in tools/list with a timeout of 1500 ms
-    And an MCP server "good" over streamable HTTP
-    When the MCP config is listed
-` + reach, true},
-		{"no reach check: a void attempt could not be told", stall + `    When the MCP config is loaded with a cancel after 1500 ms
-    Then the call fails with kind "cancelled"
-`, false},
-		{"limit already at the quick limit", stall + `    When the MCP config is loaded with a cancel after 100 ms
-` + reach, false},
-		{"absolute bound would not move", stall + `    When the MCP config is loaded with a cancel after 1500 ms
-    Then the call returns within 3500 ms
-` + reach, false},
-		{"two actions", stall + `    When the MCP config is loaded with a cancel after 1500 ms
-    And the MCP config is listed
-` + reach, false},
-		{"a set-up step with no definition", stall + `    And something nobody defined
-    When the MCP config is loaded with a cancel after 1500 ms
-` + reach, false},
+		{"declared", "@quick", stall + action, true, ""},
+		{"not declared", "", stall + action, false, ""},
+		{"two actions", "@quick", stall + action + "    When the MCP config is listed\n", false, "second"},
+		{"a set-up step with no definition", "@quick", stall + "    And something nobody defined\n" + action, false, "cannot be replayed"},
 	}
 	table := allSteps()
 	for _, c := range cases {
-		src := "Feature: f\n  Scenario: s\n" + c.steps
+		src := "Feature: f\n  " + c.tags + "\n  Scenario: s\n" + c.steps
 		sc := scenariosOf(t, c.name, src)[0]
-		q := planQuick(sc, table)
-		if (q != nil) != c.quick {
-			t.Errorf("%s: quick plan %v, want %v", c.name, q != nil, c.quick)
-			continue
-		}
-		if q != nil && (len(q.reach) != 1 || q.reach[0] != [2]string{"stuck", "tools/list"} || len(q.setup) == 0) {
-			t.Errorf("%s: plan %+v: want the reach of \"stuck\" and the set-up steps", c.name, q)
-		}
-	}
-}
-
-// Every stall scenario of the suite whose limit can be cut gets its quick attempt: a new step
-// that cannot be replayed must not turn it off unnoticed. A bound written in absolute ms keeps
-// a scenario as written (G3.7's 300 ms cancel: its bound is pinned from the call's start).
-func TestEveryStallScenarioWithALongLimitIsQuick(t *testing.T) {
-	paths, err := filepath.Glob("../features/*.feature")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("features: %v", err)
-	}
-	table := allSteps()
-	quick := 0
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
+		b, err := newBounds(sc)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", c.name, err)
 		}
-		for _, sc := range scenariosOf(t, p, string(src)) {
-			long, reach, absolute := false, false, false
-			for _, st := range sc.Steps {
-				reach = reach || sawPhaseRe.MatchString(st.Text)
-				absolute = absolute || withinStep.MatchString(st.Text)
-				if m := mcpActionRe.FindStringSubmatch(st.Text); m != nil && overQuick(m[3]) {
-					long = true
-				}
-				for _, re := range cutTimeouts {
-					if m := re.FindStringSubmatch(st.Text); m != nil && overQuick(m[len(m)-1]) {
-						long = true
-					}
-				}
+		q, err := planQuick(sc, b.declared, table)
+		var mis *Misdeclared
+		switch {
+		case c.misdeclared != "":
+			if !errors.As(err, &mis) || !strings.Contains(err.Error(), c.misdeclared) {
+				t.Errorf("%s: got %v, want a harness error saying %q", c.name, err, c.misdeclared)
 			}
-			if q := planQuick(sc, table); q != nil {
-				quick++
-			} else if long && reach && !absolute {
-				t.Errorf("%s: %q has a limit over %s and a reach check but runs only as written", p, sc.Name, QuickLimit)
-			}
+		case err != nil || (q != nil) != c.quick:
+			t.Errorf("%s: quick plan %v (%v), want %v", c.name, q != nil, err, c.quick)
+		case q != nil && (len(q.setup) != 1 || !q.active):
+			t.Errorf("%s: plan %+v: want the one set-up step, active", c.name, q)
 		}
-	}
-	if quick < 30 {
-		t.Errorf("only %d scenarios get a quick attempt; the stall outlines alone have more than 30", quick)
 	}
 }
 
@@ -159,7 +114,7 @@ func TestQuickPremiseNeedsEveryOtherServerListed(t *testing.T) {
 	}
 	defer good.Close()
 	dir := t.TempDir()
-	w := &World{mcp: newMCPState(), bounds: bounds{stalls: map[string]time.Duration{"stuck": forever}}, quick: &quickPlan{}}
+	w := &World{mcp: newMCPState(), bounds: bounds{stalls: map[string]time.Duration{"stuck": timing.Forever}}, quick: &quickPlan{}}
 	w.mcp.http["good"] = good
 	w.mcp.servers["good"] = map[string]any{"url": good.URL()}
 	w.mcp.servers["stuck"] = map[string]any{"url": "http://127.0.0.1:1/mcp"} // stalls: not asked to be listed
@@ -188,5 +143,39 @@ func TestQuickPremiseNeedsEveryOtherServerListed(t *testing.T) {
 	}
 	if why := w.unreached(); why != "" {
 		t.Errorf("every other server listed, yet: %q", why)
+	}
+}
+
+// The premise of a quick attempt is every stall its steps registered: a stall the client did
+// not reach makes the attempt void.
+func TestQuickPremiseNeedsEveryRegisteredStallReached(t *testing.T) {
+	stuck, err := mcpfake.StartStreamableStalling("tools/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	w := &World{mcp: newMCPState(), quick: &quickPlan{}}
+	w.bounds, _ = newBounds(&godog.Scenario{})
+	w.mcp.http["stuck"] = stuck
+	w.mcp.servers["stuck"] = map[string]any{"url": stuck.URL()}
+	w.stallsIn("stuck", "tools/list", timing.Forever)
+	if why := w.unreached(); !strings.Contains(why, "never received tools/list") {
+		t.Fatalf("stall not reached: %q", why)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: stuck.URL()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	listCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _, _ = cs.ListTools(listCtx, nil) }()
+	for stuck.Stalls() == 0 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if why := w.unreached(); why != "" {
+		t.Errorf("the stall was reached, yet: %q", why)
 	}
 }

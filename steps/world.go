@@ -173,10 +173,12 @@ func (w *World) begin(ctx context.Context, s *godog.Scenario, quick bool) (conte
 	}
 	w.ctx = ctx
 	w.id = env.seq.Add(1)
-	if quick {
-		w.quick = planQuick(s, w.table)
+	if err := w.fresh(s); err != nil || !quick {
+		return ctx, err
 	}
-	return ctx, w.fresh(s)
+	q, err := planQuick(s, w.bounds.declared, w.table)
+	w.quick = q
+	return ctx, err
 }
 
 // fresh gives w a new LLM route, new MCP fake state, s's bounds and a new temp dir.
@@ -184,7 +186,10 @@ func (w *World) fresh(s *godog.Scenario) error {
 	w.route = w.env.LLM.NewRoute()
 	w.mcp = newMCPState()
 	w.host = &hostFns{}
-	w.bounds = newBounds(s)
+	var err error
+	if w.bounds, err = newBounds(s); err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp(w.env.TempRoot, "conformance-scenario-")
 	if err != nil {
 		return fmt.Errorf("harness: temp dir: %w", err)
@@ -227,6 +232,11 @@ func newOutcome(s *godog.Scenario, started time.Time) result.Outcome {
 func (w *World) outcome(s *godog.Scenario, started time.Time, err error) result.Outcome {
 	o := newOutcome(s, started)
 	o.Floor = w.bounds.floor
+	if err == nil && w.lease.notRun == "" {
+		if why := w.unasserted(); why != "" {
+			err = &Misdeclared{why}
+		}
+	}
 	var u *Unsupported
 	var inc *Inconclusive
 	switch {
@@ -253,7 +263,11 @@ func (w *World) outcome(s *godog.Scenario, started time.Time, err error) result.
 	o.Golden = w.golden
 	o.Settled, o.Waited = w.settled, w.waited
 	if q := w.quick; q != nil {
-		o.Quick, o.Retried = !q.active && q.void == "", q.void
+		o.Quick, o.Retried = !q.active && q.cut && q.void == "", q.void
+	}
+	var mis *Misdeclared
+	if errors.As(err, &mis) {
+		o.Harness = mis.Why
 	}
 	return o
 }
@@ -281,6 +295,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerHeaderSteps(sc)
 	w.registerStoreSteps(sc)
 	w.registerOutcomeSteps(sc)
+	w.registerTimingSteps(sc)
 	w.registerGoldenSteps(sc)
 	w.registerBaselineSteps(sc)
 	w.registerBlindSpotSteps(sc)

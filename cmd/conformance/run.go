@@ -20,7 +20,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // common holds the flags run, golden, info, bench, diff and mutants share.
@@ -40,7 +40,7 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet) {
 	c.registerPorts(fs)
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
-	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+steps.QuickLimit.String()+", SPEC.md §3)")
+	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+timing.QuickLimit.String()+", SPEC.md §3)")
 	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")
 	fs.BoolVar(&c.noRetry, "no-retry", false, fmt.Sprintf("run every scenario once: a red first attempt counts at once (default: tried up to %d times, SPEC.md §2)", suite.MaxAttempts))
 }

@@ -15,9 +15,10 @@ const MaxAttempts = 3
 // retry is the runner's policy for one scenario after `attempts` attempts: run it again
 // while the attempts are inconclusive, or while a required scenario's verdict would be red
 // (a new or different failure, an unexpected pass). A known failure, a pass and a
-// deterministic "unsupported" are final at once; a recommended failure is only advice.
+// deterministic "unsupported" are final at once; a recommended failure is only advice. A
+// scenario at fault itself (result.Outcome.Harness) would fail the same way again.
 func retry(s Scenario, o result.Outcome, e *result.Entry, attempts int) bool {
-	if attempts >= MaxAttempts {
+	if attempts >= MaxAttempts || o.Harness != "" {
 		return false
 	}
 	if o.Status == result.StatusInconclusive {

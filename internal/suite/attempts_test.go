@@ -110,6 +110,8 @@ func TestRetryPolicy(t *testing.T) {
 	s := g14(f, t, "anthropic", "run")
 	rec := byID(t, f, "g5-caller-tool-params-warned")
 	known := listed(s, result.StatusFail, knownMessage)
+	misdeclared := outcomeOf(s, result.StatusFail, "harness: x")
+	misdeclared.Harness = "x"
 	for _, c := range []struct {
 		name     string
 		s        Scenario
@@ -128,6 +130,7 @@ func TestRetryPolicy(t *testing.T) {
 		{"inconclusive", s, outcomeOf(s, result.StatusInconclusive, "x"), nil, 2, true},
 		{"recommended failure", rec, outcomeOf(rec, result.StatusFail, "x"), nil, 1, false},
 		{"recommended inconclusive", rec, outcomeOf(rec, result.StatusInconclusive, "x"), nil, 1, true},
+		{"the scenario's own fault", s, misdeclared, nil, 1, false},
 	} {
 		if got := retry(c.s, c.o, c.e, c.attempts); got != c.want {
 			t.Errorf("%s: retry %v, want %v", c.name, got, c.want)

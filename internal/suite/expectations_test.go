@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -275,5 +276,48 @@ func TestLongExpectationsLineNamesFileAndLine(t *testing.T) {
 	_, err := LoadExpectations(path, f)
 	if err == nil || !strings.Contains(err.Error(), "js.txt:4: a line longer than 1 MiB") {
 		t.Errorf("error %v; want js.txt:4 named", err)
+	}
+}
+
+// Timing tags are checked when the features load, each problem at its scenario's file:line.
+func TestTimingTagsAreValidatedAtLoad(t *testing.T) {
+	root := scriptedRoot(t, "")
+	path := filepath.Join(root, "features", "gap6-list-only.feature")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "@within:2000", "@within:2s", 1)
+	text = strings.Replace(text, "  @quick\n", "  @quick @within:3000\n", 1)
+	writeFile(t, path, text)
+	_, err = LoadFeatures(root)
+	for _, want := range []string{
+		`gap6-list-only.feature:39: scenario "a cancel ends a listing stuck on a hung server": @within:2s: want a whole number of ms above 0`,
+		`: @quick with @within: a bound in absolute ms would not move with the cut limits`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v; want it to contain %q", err, want)
+		}
+	}
+}
+
+// A scenario whose step disagrees with its declared bound is the run's harness error, named
+// at the scenario's file:line.
+func TestMisdeclaredScenarioIsNamedAtItsLine(t *testing.T) {
+	f := realFeatures(t)
+	var s Scenario
+	for _, x := range f.Scenarios {
+		if x.Key.ID == "g6-cancel-hung-listing" {
+			s = x
+		}
+	}
+	if s.File == "" {
+		t.Fatal("no scenario g6-cancel-hung-listing")
+	}
+	out := outcomeOf(s, result.StatusFail, "harness: disagrees")
+	out.AstNodeIDs = strings.Split(s.astKey, "/")
+	out.Harness = "the step asserts a bound of 2100 ms, but the scenario declares @within:2000"
+	if got, want := misdeclared(f, out), fmt.Sprintf("%s:%d: scenario %q: the step asserts", s.File, s.Line, s.Key.Name); !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start with %q", got, want)
 	}
 }

@@ -9,7 +9,10 @@ import (
 	"regexp"
 	"strings"
 
+	messages "github.com/cucumber/messages/go/v34"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
 // Source is one cited rule of fixtures/sources.txt.
@@ -106,4 +109,19 @@ func (s Scenario) SourceText() string {
 		parts = append(parts, src.Text)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// declareTiming checks a scenario's timing tags (internal/timing: @within:N, @within-limit:N,
+// @within-timeout:N, @quick) and, for @quick, that its steps have the shape a quick first
+// attempt needs. Whether each bound is the one its step asserts is checked when that step runs.
+func declareTiming(tags []string, steps []*messages.PickleStep) error {
+	d, err := timing.Parse(tags)
+	if err != nil || !d.Quick {
+		return err
+	}
+	kinds := make([]timing.StepKind, len(steps))
+	for i, st := range steps {
+		kinds[i] = timing.StepKind(st.Type)
+	}
+	return timing.CheckQuick(kinds)
 }

@@ -341,6 +341,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 				out.Status, out.Message = result.StatusInterrupted, "interrupted while running ("+cause(ctx)+"): "+out.Message
 			}
 			mu.Lock()
+			if out.Harness != "" {
+				res.HarnessErr = joinErr(res.HarnessErr, misdeclared(in.features, out))
+			}
 			res.Scenarios = append(res.Scenarios, out)
 			n := len(res.Scenarios)
 			mu.Unlock()
@@ -447,6 +450,16 @@ func fillNotRun(ctx context.Context, r *result.PortResult, in *input) {
 	if len(missing) > 0 {
 		r.HarnessErr = joinErr(r.HarnessErr, fmt.Sprintf("%d selected scenarios never ran: %s", len(missing), strings.Join(missing, "; ")))
 	}
+}
+
+// misdeclared is the harness error of a scenario at fault itself (its timing tags disagree
+// with its steps, result.Outcome.Harness), named at its file:line so it can be fixed there.
+func misdeclared(f *Features, out result.Outcome) string {
+	where := out.URI
+	if s, ok := f.Lookup(out.URI, out.Scenario, out.AstNodeIDs); ok {
+		where = fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s: scenario %q: %s", where, out.Scenario, out.Harness)
 }
 
 func joinErr(a, b string) string {

@@ -99,6 +99,10 @@ func LoadFeatures(root string) (*Features, error) {
 				errs = append(errs, fmt.Sprintf("%s:%d: scenario %q %v", s.File, s.Line, s.Key.Name, err))
 				continue
 			}
+			if err := declareTiming(s.Tags, p.Steps); err != nil {
+				errs = append(errs, fmt.Sprintf("%s:%d: scenario %q: %v", s.File, s.Line, s.Key.Name, err))
+				continue
+			}
 			perFile[path] = append(perFile[path], s)
 		}
 	}
