@@ -7,7 +7,6 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 

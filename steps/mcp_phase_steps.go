@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 

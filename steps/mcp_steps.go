@@ -12,7 +12,6 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 

@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
