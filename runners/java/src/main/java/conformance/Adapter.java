@@ -1,16 +1,17 @@
 package conformance;
 
+import java.io.*;
+import java.nio.charset.StandardCharsets;
 import java.util.*;
-import java.util.function.BiFunction;
-import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.*;
 
 /**
- * The ops of SPEC.md §3, served one at a time on the main thread; handles (clients, toolkits)
- * live until shutdown. The runner validated each request against the schema, so arguments are
- * read as given.
+ * The Java port's side of SPEC.md §3: JSON requests on stdin served one at a time on the main
+ * thread, a response line each on stdout (callbacks while it runs), logs on stderr. Handles live
+ * until shutdown. The runner validated each request against the schema: arguments are read as given.
  */
-final class Adapter {
+public final class Adapter {
     /** A client, and the store passed to it as store "host" (else null). */
     private record Client(Object client, Object hostStore) {}
 
@@ -19,39 +20,75 @@ final class Adapter {
     private final Map<String, Object> toolkits = new LinkedHashMap<>();
     /** What the library threw on a thread of its own that nobody caught; the next response carries it. */
     private final List<String> crashes = Collections.synchronizedList(new ArrayList<>());
+    /** The port's warnings while a request is served (else null): its System.err lines starting "[toolnexus]". */
+    private final AtomicReference<List<String>> warnings = new AtomicReference<>();
 
-    Adapter() {
+    public static void main(String[] argv) throws IOException, InterruptedException {
+        PrintStream realErr = System.err;
+        // Whatever the port (or a library under it) prints on System.out must not reach stdout.
+        System.setOut(new PrintStream(realErr, true, StandardCharsets.UTF_8));
+        Adapter adapter = new Adapter(realErr);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            Map<?, ?> req = Map.of();
+            try {
+                req = Json.MAPPER.readValue(line, Map.class);
+            } catch (IOException e) {
+                // reported below
+            }
+            if (!(req.get("id") instanceof Number id)) { // no response can name it: the runner sees none
+                if (!line.isBlank()) System.err.println("adapter: skipping a line without a request id: " + line);
+                continue;
+            }
+            // Results hold plain values only (Json.copy), so a response always encodes.
+            Json.writeLine(adapter.handle(id.longValue(), String.valueOf(req.get("op")), req.get("args")));
+            if ("shutdown".equals(req.get("op"))) break;
+        }
+        adapter.closeAll(2_000);
+        System.exit(0); // MCP SDK and HTTP client threads must not keep the JVM alive
+    }
+
+    /** Installs the sinks of what the port emits beside its results, then the ops. */
+    private Adapter(PrintStream realErr) {
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             System.err.println("adapter: uncaught exception in thread " + thread.getName() + ": " + e);
             crashes.add("uncaught exception in thread " + thread.getName() + ": " + e);
+        });
+        // Everything still reaches the real stderr, which the runner keeps.
+        System.setErr(new PrintStream(realErr, true, StandardCharsets.UTF_8) {
+            @Override
+            public void println(String line) {
+                super.println(line);
+                List<String> w = warnings.get();
+                if (w != null && line != null && line.startsWith("[toolnexus]")) w.add(line);
+            }
         });
         ops.put("hello", a -> Json.obj("port", "java", "library", "toolnexus", "version", Port.version(),
                 "runtime", "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
                 "ops", new ArrayList<>(ops.keySet())));
         ops.put("client.create", this::clientCreate);
         ops.put("client.run", this::clientRun);
-        ops.put("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", arg(a, "prompt"), tk, arg(a, "id"))));
+        ops.put("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"))));
         ops.put("store.get", a -> {
             Object msgs = Port.call("LlmClient$ConversationStore", store(a), "get", a.getOrDefault("id", ""));
             return Json.obj("messages", msgs == null ? null : Json.copy(msgs));
         });
         ops.put("store.save", a -> {
-            List<?> msgs = arg(a, "messages");
-            Port.call("LlmClient$ConversationStore", store(a), "save", arg(a, "id"), new ArrayList<>(msgs));
+            Port.call("LlmClient$ConversationStore", store(a), "save", a.get("id"), new ArrayList<>((List<?>) a.get("messages")));
             return Map.of();
         });
         ops.put("store.identity", a -> {
-            Client c = lookup(clients, arg(a, "client"));
+            Client c = lookup(clients, a.get("client"));
             return Map.of("same", c.hostStore() != null && Port.call("LlmClient", c.client(), "conversationStore") == c.hostStore());
         });
         ops.put("toolkit.create", this::toolkitCreate);
         ops.put("toolkit.close", a -> {
-            Object tk = toolkits.remove(arg(a, "toolkit"));
+            Object tk = toolkits.remove(a.get("toolkit"));
             if (tk != null) Port.call("Toolkit", tk, "close");
             return Map.of();
         });
         ops.put("mcp.load", this::mcpLoad);
-        // McpInventory is a record of plain values: {tools: {server: [ToolInfo]}, status}, as reported.
+        // McpInventory is a record of plain values, {tools: {server: [ToolInfo]}, status}: the report as it is.
         ops.put("mcp.list", a -> {
             Object inv = noContext(a) ? Port.call("McpSource", null, "listMcpTools", mcpConfig(a))
                     : Port.call("McpSource", null, "listMcpTools", mcpConfig(a), cancelSignal(a));
@@ -62,20 +99,18 @@ final class Adapter {
 
     /** Serves one request with the port's warnings captured; never throws. */
     @SuppressWarnings("unchecked")
-    Map<String, Object> handle(long id, String name, Object args) {
-        Map<String, Object> resp = Json.obj("id", id);
-        Warnings.begin();
+    private Map<String, Object> handle(long id, String name, Object args) {
+        Map<String, Object> resp = Json.obj("id", id, "ok", true);
+        warnings.set(Collections.synchronizedList(new ArrayList<>()));
         try {
             var op = ops.get(name);
             if (op == null) throw AdapterException.unsupported("adapter: unknown op \"" + name + "\"");
-            Object result = op.apply(args instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of());
-            resp.put("ok", true);
-            resp.put("result", result);
+            resp.put("result", op.apply(args instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of()));
         } catch (Throwable t) {
             resp.put("ok", false);
-            resp.put("error", Errors.relay(t));
+            resp.put("error", relay(t));
         }
-        resp.put("warnings", Warnings.end());
+        resp.put("warnings", new ArrayList<>(warnings.getAndSet(null)));
         synchronized (crashes) {
             if (!crashes.isEmpty()) resp.put("crashes", new ArrayList<>(crashes));
             crashes.clear();
@@ -83,33 +118,36 @@ final class Adapter {
         return resp;
     }
 
+    /** What the port threw as SPEC.md §3's {message, type, chain}; the runner judges it (runners/java/errors.json). */
+    private static Map<String, Object> relay(Throwable t) {
+        List<Map<String, Object>> chain = new ArrayList<>();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            // The adapter's own fault stays its own, also when it surfaced through the port (a stub's).
+            if (c instanceof AdapterException a) return Json.obj("kind", a.kind, "message", a.getMessage());
+            List<String> is = new ArrayList<>();
+            for (Class<?> k = c.getClass().getSuperclass(); k != null && k != Throwable.class; k = k.getSuperclass()) is.add(k.getName());
+            chain.add(Json.obj("type", c.getClass().getName(), "is", is, "message", Objects.requireNonNullElse(c.getMessage(), c.toString())));
+        }
+        t.printStackTrace(); // the runner shows stderr in failures
+        return Json.obj("message", chain.get(0).get("message"), "type", t.getClass().getName(), "chain", chain);
+    }
+
     /** Closes every toolkit, bounded: stdio MCP children must not outlive the adapter. */
-    void closeAll(long limitMs) throws InterruptedException {
+    private void closeAll(long limitMs) throws InterruptedException {
         Thread.ofPlatform().daemon().start(() -> toolkits.values().forEach(tk -> {
-            try {
-                Port.call("Toolkit", tk, "close");
-            } catch (RuntimeException ignored) {
-                // best effort at exit
-            }
+            try { Port.call("Toolkit", tk, "close"); } catch (RuntimeException ignored) { } // best effort at exit
         })).join(limitMs);
     }
 
-    /** An argument, of the type the schema guarantees. */
-    @SuppressWarnings("unchecked")
-    private static <T> T arg(Map<String, Object> a, String k) {
-        return (T) a.get(k);
-    }
-
-    private static <T> T lookup(Map<String, T> handles, String name) {
+    private static <T> T lookup(Map<String, T> handles, Object name) {
         T v = handles.get(name);
         if (v == null) throw AdapterException.failed("adapter: unknown handle " + name);
         return v;
     }
 
-    // ------------------------------------------------------------------ client
-
     private Object clientCreate(Map<String, Object> a) {
-        String handle = arg(a, "handle");
+        String handle = (String) a.get("handle");
         Object opts = Port.make("LlmClient$Options");
         for (String k : List.of("baseUrl", "style", "model", "apiKey", "systemPrompt", "maxTurns", "requestParams")) {
             if (a.containsKey(k)) Port.set(opts, k, a.get(k) instanceof Number n ? (Object) n.intValue() : a.get(k));
@@ -121,11 +159,8 @@ final class Adapter {
             Port.set(opts, "hooks", hooks);
         }
         if ("recording".equals(a.get("httpClient"))) {
-            if (a.containsKey("httpTimeoutMs")) {
-                throw AdapterException.unsupported("adapter: a java.net.http.HttpClient has no request timeout of its own"
-                        + " (each request carries one), so no httpTimeoutMs");
-            }
-            Port.set(opts, "httpClient", new Host.RecordingHttp(handle));
+            if (a.containsKey("httpTimeoutMs")) throw AdapterException.unsupported("adapter: java.net.http.HttpClient has no timeout of its own");
+            Port.set(opts, "httpClient", Host.recordingHttp(handle));
         }
         Object hostStore = "host".equals(a.get("store")) ? Port.make("LlmClient$InMemoryConversationStore") : null;
         if (hostStore != null) Port.set(opts, "store", hostStore);
@@ -135,33 +170,23 @@ final class Adapter {
         return Map.of();
     }
 
+    /** Run, run with a history (a fresh mutable copy: the port appends to it), or stream (its callback form). */
     private Object clientRun(Map<String, Object> a) {
-        String prompt = arg(a, "prompt");
-        List<?> history = arg(a, "history");
-        if (!Boolean.TRUE.equals(a.get("stream"))) {
-            // A fresh mutable history: the port appends to it.
-            return run(a, (c, tk) -> history == null ? Port.call("LlmClient", c, "run", prompt, tk)
-                    : Port.call("LlmClient", c, "run", prompt, tk, new ArrayList<>(history)));
+        Object prompt = a.get("prompt");
+        List<?> history = (List<?>) a.get("history");
+        if (Boolean.TRUE.equals(a.get("stream"))) {
+            if (history != null) throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
+            Consumer<Object> ignore = ev -> { }; // the call returns the final result
+            return run(a, (c, tk) -> Port.call("LlmClient", c, "stream", prompt, tk, ignore));
         }
-        if (history != null) throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
-        return run(a, (c, tk) -> {
-            // The callback form returns the final result; the DONE event's is the fallback.
-            Object[] done = new Object[1];
-            Consumer<Object> onEvent = ev -> {
-                if ("DONE".equals(String.valueOf(Port.get(ev, "type")))) done[0] = Port.get(ev, "result");
-            };
-            Object res = Port.call("LlmClient", c, "stream", prompt, tk, onEvent);
-            return res != null ? res : done[0];
-        });
+        return run(a, (c, tk) -> history == null ? Port.call("LlmClient", c, "run", prompt, tk)
+                : Port.call("LlmClient", c, "run", prompt, tk, new ArrayList<>(history)));
     }
 
-    /**
-     * Runs with the handles resolved and reports what the port returned, nothing invented. With
-     * no toolkit named it passes an empty one (builtins off), closed after: the Java API needs one.
-     */
+    /** Reports what the port returned, nothing invented; no toolkit named: an empty one, as the Java API needs one. */
     private Object run(Map<String, Object> a, BiFunction<Object, Object, Object> call) {
-        Client c = lookup(clients, arg(a, "client"));
-        Object tk = a.containsKey("toolkit") ? lookup(toolkits, arg(a, "toolkit")) : null;
+        Client c = lookup(clients, a.get("client"));
+        Object tk = a.containsKey("toolkit") ? lookup(toolkits, a.get("toolkit")) : null;
         Object empty = tk != null ? null : newToolkit(opts -> { });
         try {
             Object res = call.apply(c.client(), tk != null ? tk : empty);
@@ -175,18 +200,15 @@ final class Adapter {
         }
     }
 
-    /** The client's store, through its accessor. */
     private Object store(Map<String, Object> a) {
-        Object store = Port.call("LlmClient", lookup(clients, arg(a, "client")).client(), "conversationStore");
+        Object store = Port.call("LlmClient", lookup(clients, a.get("client")).client(), "conversationStore");
         if (store == null) throw AdapterException.failed("adapter: conversationStore() returned null");
         return store;
     }
 
-    // ------------------------------------------------------------------ toolkit and MCP
-
     /** The port's McpConfig value: the path string for {file}, the object for {inline}. */
     private static Object mcpConfig(Map<String, Object> a) {
-        Map<String, Object> c = arg(a, "mcpConfig");
+        Map<?, ?> c = (Map<?, ?>) a.get("mcpConfig");
         return c.containsKey("file") ? c.get("file") : c.get("inline");
     }
 
@@ -194,10 +216,7 @@ final class Adapter {
         return a.containsKey("cancelAfterMs") || a.containsKey("deadlineMs");
     }
 
-    /**
-     * The caller's limits as the port's one cancellation handle, a McpSource.CancelSignal true
-     * once cancelAfterMs or deadlineMs has passed (0: cancelled already when the port is called).
-     */
+    /** The caller's limits as the port's one handle, a CancelSignal true once either has passed (0: at once). */
     private static Object cancelSignal(Map<String, Object> a) {
         long start = System.nanoTime();
         long limit = Math.min(((Number) a.getOrDefault("cancelAfterMs", Long.MAX_VALUE)).longValue(),
@@ -222,11 +241,11 @@ final class Adapter {
     }
 
     private Object toolkitCreate(Map<String, Object> a) {
-        String handle = arg(a, "handle");
-        List<Map<?, ?>> extra = arg(a, "extraTools");
+        String handle = (String) a.get("handle");
+        List<?> extra = (List<?>) a.get("extraTools");
         Object tk = newToolkit(opts -> {
             if (a.containsKey("mcpConfig")) Port.set(opts, "mcpConfig", mcpConfig(a));
-            if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> Host.tool(handle, t)).toList()));
+            if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> Host.tool(handle, (Map<?, ?>) t)).toList()));
             if (limited(a)) Port.set(opts, "cancelSignal", cancelSignal(a));
         });
         if (tk == null) return Json.obj("tools", null, "status", null); // no handle kept
@@ -235,10 +254,7 @@ final class Adapter {
         return report(Port.call("Toolkit", tk, "tools"), Port.call("Toolkit", tk, "mcpStatus"));
     }
 
-    /**
-     * McpSource.load(input, null, signal), the cancellation-aware entry point (its signal never
-     * fires without a limit); {@code context: false} is load(input). Closed before the answer.
-     */
+    /** McpSource.load(input, null, signal), or load(input) for {@code context: false}; closed before the answer. */
     private Object mcpLoad(Map<String, Object> a) {
         Object src = noContext(a) ? Port.call("McpSource", null, "load", mcpConfig(a))
                 : Port.call("McpSource", null, "load", mcpConfig(a), null, cancelSignal(a));

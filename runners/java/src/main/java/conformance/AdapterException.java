@@ -10,11 +10,7 @@ final class AdapterException extends RuntimeException {
         this.kind = kind;
     }
 
-    static AdapterException unsupported(String message) {
-        return new AdapterException("unsupported", message);
-    }
+    static AdapterException unsupported(String message) { return new AdapterException("unsupported", message); }
 
-    static AdapterException failed(String message) {
-        return new AdapterException("failed", message);
-    }
+    static AdapterException failed(String message) { return new AdapterException("failed", message); }
 }

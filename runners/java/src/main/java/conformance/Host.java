@@ -6,17 +6,14 @@ import java.net.http.*;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
+import java.util.concurrent.*;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
+import javax.net.ssl.*;
 
 /**
- * The host functions the port receives (SPEC.md §3 "Host functions call back"): each is one stub
- * that writes a callback line on stdout and blocks for the runner's answer on the callback pipe.
- * What the function does is decided by the runner; the stubs only relay.
+ * The host functions the port receives (SPEC.md §3 "Host functions call back"): each one stub
+ * that writes a callback on stdout and blocks for the runner's answer on the callback pipe.
  */
 final class Host {
     /** One callback at a time: the port calls tools from several threads (virtual ones: no synchronized). */
@@ -24,10 +21,8 @@ final class Host {
     private static BufferedReader pipe; // guarded by LOCK; opened on the first callback
     private static long last; // guarded by LOCK
 
-    private Host() {}
-
     /** Calls back {@code fn} and returns the runner's answer line; an {@code ok: false} one throws its text. */
-    static Map<String, Object> answer(String fn, Map<String, Object> args) {
+    static Map<?, ?> answer(String fn, Map<String, Object> args) {
         LOCK.lock();
         try {
             long n = ++last;
@@ -38,8 +33,7 @@ final class Host {
             }
             String line = pipe.readLine();
             if (line == null) throw AdapterException.failed("adapter: the callback pipe closed before answering " + fn);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> a = Json.parse(line) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+            Map<?, ?> a = Json.MAPPER.readValue(line, Map.class);
             if (!(a.get("callback") instanceof Number k) || k.longValue() != n) {
                 throw AdapterException.failed("adapter: callback " + n + " (" + fn + ") got the answer " + line);
             }
@@ -55,36 +49,31 @@ final class Host {
     /** LlmClient.Options.bodyTransform: the answer's body, or the very body received, edited to equal it. */
     static Function<Map<String, Object>, Object> bodyTransform(String client) {
         return body -> {
-            Map<String, Object> a = answer("bodyTransform", Json.obj("client", client, "body", body));
+            Map<?, ?> a = answer("bodyTransform", Json.obj("client", client, "body", body));
             Object value = a.get("value");
             return value != null && Boolean.TRUE.equals(a.get("inPlace")) ? edit(body, value) : value;
         };
     }
 
     /**
-     * Edits {@code have} in place to equal {@code want} and returns it; an object, or an array of
-     * the same length, is edited rather than replaced (SPEC.md §3), anything else is replaced: the
-     * result is what belongs in have's place. Equal values are left alone.
+     * Edits have in place to equal want (SPEC.md §3): an object, or an array of the same length, is
+     * edited; anything else is replaced, so want is returned for the caller to put in have's place.
      */
     @SuppressWarnings("unchecked")
     static Object edit(Object have, Object want) {
         if (have instanceof Map<?, ?> h && want instanceof Map<?, ?> w) {
             Map<Object, Object> m = (Map<Object, Object>) h;
-            for (Object k : new ArrayList<>(m.keySet())) {
-                if (!w.containsKey(k)) m.remove(k);
-            }
-            for (Map.Entry<?, ?> e : w.entrySet()) {
-                Object old = m.get(e.getKey());
-                Object now = edit(old, e.getValue());
-                if (now != old || !m.containsKey(e.getKey())) m.put(e.getKey(), now);
-            }
+            m.keySet().retainAll(w.keySet());
+            w.forEach((k, v) -> {
+                Object old = m.get(k), now = edit(old, v);
+                if (now != old || !m.containsKey(k)) m.put(k, now);
+            });
             return m;
         }
         if (have instanceof List<?> h && want instanceof List<?> w && h.size() == w.size()) {
             List<Object> l = (List<Object>) h;
             for (int i = 0; i < l.size(); i++) {
-                Object old = l.get(i);
-                Object now = edit(old, w.get(i));
+                Object old = l.get(i), now = edit(old, w.get(i));
                 if (now != old) l.set(i, now);
             }
             return l;
@@ -119,54 +108,43 @@ final class Host {
         });
     }
 
-    /**
-     * The "recording" LlmClient.Options.httpClient: calls back {@code http} before each request
-     * and sends it through a default client. HttpClient is abstract, so this subclass delegates.
-     */
-    static final class RecordingHttp extends HttpClient {
-        /** One real client for every wrapper: each HttpClient owns a selector thread. */
-        private static final HttpClient REAL = HttpClient.newHttpClient();
-        private final String client;
+    /** One real client behind every recording one: each HttpClient owns a selector thread. */
+    private static final HttpClient REAL = HttpClient.newHttpClient();
 
-        RecordingHttp(String client) {
-            this.client = client;
-        }
+    /** The "recording" Options.httpClient: calls back {@code http}, then sends through a default client. */
+    static HttpClient recordingHttp(String client) {
+        return new HttpClient() {
+            private HttpRequest callBack(HttpRequest r) {
+                answer("http", Json.obj("client", client, "method", r.method(), "url", r.uri().toString()));
+                return r;
+            }
 
-        private void callBack(HttpRequest r) {
-            answer("http", Json.obj("client", client, "method", r.method(), "url", r.uri().toString()));
-        }
+            @Override
+            public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h) throws IOException, InterruptedException {
+                return REAL.send(callBack(r), h);
+            }
 
-        @Override
-        public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h) throws IOException, InterruptedException {
-            callBack(r);
-            return REAL.send(r, h);
-        }
+            @Override
+            public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h) {
+                return REAL.sendAsync(callBack(r), h);
+            }
 
-        @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h) {
-            callBack(r);
-            return REAL.sendAsync(r, h);
-        }
+            @Override
+            public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h,
+                                                                    HttpResponse.PushPromiseHandler<T> p) {
+                return REAL.sendAsync(callBack(r), h, p);
+            }
 
-        @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h,
-                                                                HttpResponse.PushPromiseHandler<T> p) {
-            callBack(r);
-            return REAL.sendAsync(r, h, p);
-        }
-
-        // The rest is the real client's configuration.
-        @Override public Optional<CookieHandler> cookieHandler() { return REAL.cookieHandler(); }
-        @Override public Optional<Duration> connectTimeout() { return REAL.connectTimeout(); }
-        @Override public Redirect followRedirects() { return REAL.followRedirects(); }
-        @Override public Optional<ProxySelector> proxy() { return REAL.proxy(); }
-        @Override public SSLContext sslContext() { return REAL.sslContext(); }
-        @Override public SSLParameters sslParameters() { return REAL.sslParameters(); }
-        @Override public Optional<Authenticator> authenticator() { return REAL.authenticator(); }
-        @Override public Version version() { return REAL.version(); }
-        @Override public Optional<Executor> executor() { return REAL.executor(); }
-
-        /** The shared client outlives every wrapper (the default close would wait for it forever). */
-        @Override public void close() { }
+            // The rest is the real client's configuration.
+            @Override public Optional<CookieHandler> cookieHandler() { return REAL.cookieHandler(); }
+            @Override public Optional<Duration> connectTimeout() { return REAL.connectTimeout(); }
+            @Override public Redirect followRedirects() { return REAL.followRedirects(); }
+            @Override public Optional<ProxySelector> proxy() { return REAL.proxy(); }
+            @Override public SSLContext sslContext() { return REAL.sslContext(); }
+            @Override public SSLParameters sslParameters() { return REAL.sslParameters(); }
+            @Override public Optional<Authenticator> authenticator() { return REAL.authenticator(); }
+            @Override public Version version() { return REAL.version(); }
+            @Override public Optional<Executor> executor() { return REAL.executor(); }
+        };
     }
 }

@@ -8,15 +8,8 @@ import java.util.*;
 /** The adapter's JSON, and the protocol's stdout, which responses and callbacks share. */
 final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-    /** The real stdout: Main points System.out at stderr, so only protocol lines reach it. */
+    /** The real stdout: System.out goes to stderr, so only protocol lines reach it. */
     static final OutputStream OUT = new FileOutputStream(FileDescriptor.out);
-
-    private Json() {}
-
-    /** JSON text as plain values: Map, List, String, Number, Boolean, null. */
-    static Object parse(String text) throws IOException {
-        return MAPPER.readValue(text, Object.class);
-    }
 
     /** A deep copy through JSON: the port's objects become plain values. */
     static Object copy(Object value) {
