@@ -159,7 +159,9 @@ public final class Adapter {
             Port.set(opts, "hooks", hooks);
         }
         if ("recording".equals(a.get("httpClient"))) {
-            if (a.containsKey("httpTimeoutMs")) throw AdapterException.unsupported("adapter: java.net.http.HttpClient has no timeout of its own");
+            if (a.containsKey("httpTimeoutMs")) {
+                throw AdapterException.unsupported("adapter: httpTimeoutMs: a java.net.http.HttpClient has no request timeout of its own");
+            }
             Port.set(opts, "httpClient", Host.recordingHttp(handle));
         }
         Object hostStore = "host".equals(a.get("store")) ? Port.make("LlmClient$InMemoryConversationStore") : null;

@@ -100,10 +100,8 @@ final class Host {
             case "description" -> spec.get("description");
             case "inputSchema" -> spec.get("inputSchema");
             case "source" -> "custom";
-            case "execute" -> {
-                Object out = answer("tool", Json.obj("toolkit", toolkit, "name", name, "input", args[0])).get("value");
-                yield Port.call("ToolResult", null, "ok", out == null ? null : out.toString());
-            }
+            case "execute" -> Port.call("ToolResult", null, "ok",
+                    Objects.toString(answer("tool", Json.obj("toolkit", toolkit, "name", name, "input", args[0])).get("value"), null));
             default -> Port.DEFAULT;
         });
     }
