@@ -72,6 +72,10 @@ func TestRelayedTables(t *testing.T) {
 		{"csharp", "mcp.load", []Entry{e("System.Threading.Tasks.TaskCanceledException", "System.OperationCanceledException", "System.SystemException")}, Cancelled},
 		{"csharp", "mcp.load", []Entry{e("System.AggregateException"), e("System.TimeoutException", "System.SystemException")}, Deadline},
 		{"csharp", "mcp.load", []Entry{e("System.ArgumentNullException", "System.ArgumentException", "System.SystemException")}, Invalid},
+		{"java", "mcp.load", []Entry{e("java.util.concurrent.CompletionException", "java.lang.RuntimeException"), e("java.util.concurrent.CancellationException", "java.lang.IllegalStateException")}, Cancelled},
+		{"java", "mcp.load", []Entry{e("com.fasterxml.jackson.core.io.JsonEOFException", "com.fasterxml.jackson.core.JsonProcessingException", "java.io.IOException")}, Invalid},
+		{"java", "client.run", []Entry{e("com.fasterxml.jackson.core.io.JsonEOFException", "com.fasterxml.jackson.core.JsonProcessingException", "java.io.IOException")}, Failed},
+		{"java", "client.run", []Entry{e("java.lang.NumberFormatException", "java.lang.IllegalArgumentException", "java.lang.RuntimeException")}, Invalid},
 	}
 	for _, c := range cases {
 		tb, err := Load("../../runners/" + c.port + "/errors.json")

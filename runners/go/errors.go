@@ -32,10 +32,6 @@ func (e *ownError) Error() string { return e.msg }
 
 func adapterErr(kind, msg string) error { return &ownError{kind, msg} }
 
-func unsupportedf(format string, a ...any) error {
-	return adapterErr("unsupported", fmt.Sprintf(format, a...))
-}
-
 // known are what errors.Is / errors.As find in an error: the facts Go's kinds rest on.
 var known = map[string]func(error) bool{
 	"context.Canceled":         func(e error) bool { return errors.Is(e, context.Canceled) },

@@ -13,9 +13,8 @@ import (
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
-// host is the callback channel (SPEC.md §3 "Host functions call back"): a stub writes a
-// callback line on stdout and blocks on the runner's answer from fd 3. The library may call
-// host functions from its own goroutines, so one lock covers the write and the read.
+// host is the callback channel (SPEC.md §3): a stub writes a callback on stdout and blocks on
+// the answer from fd 3, under one lock, as the library may call from its own goroutines.
 type host struct {
 	mu      sync.Mutex
 	out     *lockedWriter
@@ -23,25 +22,16 @@ type host struct {
 	next    int
 }
 
-// answer is the runner's reply to one callback.
-type answer struct {
-	Callback int
-	OK       bool
-	Value    json.RawMessage
-	InPlace  bool
-	Error    string
-}
-
 func newHost(out *lockedWriter) *host {
 	return &host{out: out, answers: bufio.NewReaderSize(os.NewFile(3, "callback"), 1<<20)}
 }
 
-// call runs one host function in the runner.
-func (h *host) call(fn string, args map[string]any) (answer, error) {
+// call runs one host function in the runner and decodes the answer's value into v; it
+// reports whether the runner asked for an in-place edit.
+func (h *host) call(fn string, args map[string]any, v any) (bool, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.next++
-	var a answer
 	line, err := json.Marshal(map[string]any{"callback": h.next, "fn": fn, "args": args})
 	if err == nil {
 		err = h.out.writeLine(line)
@@ -50,28 +40,35 @@ func (h *host) call(fn string, args map[string]any) (answer, error) {
 		line, err = h.answers.ReadBytes('\n')
 	}
 	if err != nil {
-		return a, fmt.Errorf("adapter: %s callback: %w", fn, err)
+		return false, fmt.Errorf("adapter: %s callback: %w", fn, err)
+	}
+	var a struct {
+		Callback    int
+		OK, InPlace bool
+		Value       json.RawMessage
+		Error       string
 	}
 	if err := json.Unmarshal(line, &a); err != nil || a.Callback != h.next {
-		return a, fmt.Errorf("adapter: bad answer to %s callback: %q", fn, line)
+		return false, fmt.Errorf("adapter: bad answer to %s callback: %q", fn, line)
 	}
 	if !a.OK {
-		return a, errors.New(a.Error)
+		return false, errors.New(a.Error)
 	}
-	return a, nil
+	if v != nil && len(a.Value) > 0 {
+		return a.InPlace, json.Unmarshal(a.Value, v)
+	}
+	return a.InPlace, nil
 }
 
 // bodyTransform calls back with the body; in place, it edits the very map it got.
 func (h *host) bodyTransform(client string) func(map[string]any) map[string]any {
 	return func(body map[string]any) map[string]any {
-		a, err := h.call("bodyTransform", map[string]any{"client": client, "body": body})
+		var m map[string]any
+		inPlace, err := h.call("bodyTransform", map[string]any{"client": client, "body": body}, &m)
 		if err != nil {
 			panic(err) // the port's transform signature has no error
 		}
-		var v any
-		_ = json.Unmarshal(a.Value, &v)
-		m, _ := v.(map[string]any)
-		if a.InPlace && m != nil {
+		if inPlace && m != nil {
 			return patch(body, m).(map[string]any)
 		}
 		return m
@@ -113,15 +110,12 @@ func patch(old, v any) any {
 // beforeLLM calls back with the turn; the answer is the override, null for none.
 func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
 	return func(_ context.Context, ev toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
-		a, err := h.call("beforeLLM", map[string]any{"client": client, "turn": ev.Turn, "messages": ev.Messages, "tools": ev.Tools})
-		if err != nil {
-			return nil, err
-		}
 		var ov *struct {
-			Messages []any  `json:"messages"`
-			Tools    *[]any `json:"tools"`
+			Messages []any
+			Tools    *[]any
 		}
-		if err := json.Unmarshal(a.Value, &ov); err != nil || ov == nil {
+		args := map[string]any{"client": client, "turn": ev.Turn, "messages": ev.Messages, "tools": ev.Tools}
+		if _, err := h.call("beforeLLM", args, &ov); err != nil || ov == nil {
 			return nil, err
 		}
 		out := &toolnexus.LLMOverride{Messages: ov.Messages}
@@ -136,13 +130,9 @@ func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLL
 func (h *host) tool(toolkit, name, description string, schema map[string]any) toolnexus.Tool {
 	return toolnexus.Tool{Name: name, Description: description, InputSchema: schema, Source: toolnexus.SourceCustom,
 		Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
-			a, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": name, "input": input})
-			if err != nil {
-				return toolnexus.ToolResult{}, err
-			}
 			var out string
-			_ = json.Unmarshal(a.Value, &out)
-			return toolnexus.ToolResult{Output: out}, nil
+			_, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": name, "input": input}, &out)
+			return toolnexus.ToolResult{Output: out}, err
 		}}
 }
 
@@ -153,7 +143,7 @@ type transport struct {
 }
 
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if _, err := t.h.call("http", map[string]any{"client": t.client, "method": req.Method, "url": req.URL.String()}); err != nil {
+	if _, err := t.h.call("http", map[string]any{"client": t.client, "method": req.Method, "url": req.URL.String()}, nil); err != nil {
 		return nil, err
 	}
 	return http.DefaultTransport.RoundTrip(req)

@@ -221,7 +221,7 @@ func TestRelay(t *testing.T) {
 	if b.Kind != "" || b.Type != "*fmt.wrapError" || len(b.Chain) != 2 || fmt.Sprint(b.Chain[1].Is) != "[context.Canceled]" {
 		t.Errorf("relay = %+v", b)
 	}
-	if b := relay(unsupportedf("nope")); b.Kind != "unsupported" || b.Type != "" {
+	if b := relay(adapterErr("unsupported", "nope")); b.Kind != "unsupported" || b.Type != "" {
 		t.Errorf("own error relayed as %+v", b)
 	}
 	e := mustFail(t, call(t, newTestAdapter(t, nil), "toolkit.create", map[string]any{"handle": "t", "mcpConfig": map[string]any{"file": "/nonexistent/mcp.json"}}))

@@ -10,13 +10,12 @@ import (
 // mcpConfig is what the port's McpConfig receives: the path for {file}, the object for
 // {inline}, an untyped nil when absent (so the port sees no config, not a typed nil).
 func (x args) mcpConfig() any {
-	switch {
-	case x.McpConfig == nil:
-		return nil
-	case x.McpConfig.File != nil:
-		return *x.McpConfig.File
+	if c := x.McpConfig; c != nil && c.File != nil {
+		return *c.File
+	} else if c != nil {
+		return c.Inline
 	}
-	return x.McpConfig.Inline
+	return nil
 }
 
 // context is the caller's: cancelAfterMs fires a timer started now (0: cancelled before the
@@ -49,9 +48,6 @@ func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
 	if err != nil || tk == nil { // no handle is kept
 		return none, err
 	}
-	if old, ok := a.toolkits[x.Handle]; ok {
-		old.Close()
-	}
 	a.toolkits[x.Handle] = tk
 	return loaded(tk.Tools(), tk.McpStatus()), nil
 }
@@ -71,7 +67,7 @@ func opMcpLoad(a *adapter, x args, _ string) (any, error) {
 	var err error
 	if x.Context != nil && !*x.Context {
 		if x.CancelAfterMs != nil || x.DeadlineMs != nil {
-			return nil, unsupportedf("adapter: LoadMcp takes no context, so no cancelAfterMs/deadlineMs")
+			return nil, adapterErr("unsupported", "adapter: LoadMcp takes no context, so no cancelAfterMs/deadlineMs")
 		}
 		src, err = toolnexus.LoadMcp(x.mcpConfig())
 	} else {
@@ -92,7 +88,7 @@ func opMcpLoad(a *adapter, x args, _ string) (any, error) {
 // null, since the runner compares it with the server's.
 func opMcpList(a *adapter, x args, _ string) (any, error) {
 	if x.Context != nil {
-		return nil, unsupportedf("adapter: mcp.list takes no context flag")
+		return nil, adapterErr("unsupported", "adapter: mcp.list takes no context flag")
 	}
 	ctx, cancel := x.context()
 	defer cancel()
@@ -127,9 +123,8 @@ func loaded(tools []toolnexus.Tool, status map[string]toolnexus.McpStatus) map[s
 // none is a load that returned neither a result nor an error: null, never an empty success.
 var none = map[string]any{"tools": nil, "status": nil}
 
-// opStore serves store.get, store.save and store.identity through the client's accessor.
-// An absent conversation is null, as the port returns nil; identity is pointer identity
-// through the interface with the store the adapter passed (false with the default store).
+// opStore serves the store ops through the client's accessor: an absent conversation is null;
+// identity is pointer identity with the store the adapter passed (false with the default).
 func opStore(a *adapter, x args, op string) (any, error) {
 	e, err := a.lookupClient(x.Client)
 	if err != nil {

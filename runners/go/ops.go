@@ -23,8 +23,8 @@ type args struct {
 	APIKey                                                   string `json:"apiKey"`
 	HTTPClient                                               string `json:"httpClient"`
 	HTTPTimeoutMs                                            int    `json:"httpTimeoutMs"`
-	SystemPrompt                                             *string
-	MaxTurns                                                 *int
+	SystemPrompt                                             string
+	MaxTurns                                                 int
 	RequestParams                                            map[string]any
 	BodyTransform, BeforeLLM, Stream                         bool
 	History                                                  *[]any // [] and absent differ
@@ -80,13 +80,7 @@ func opHello(a *adapter, x args, _ string) (any, error) {
 func opClientCreate(a *adapter, x args, _ string) (any, error) {
 	e := &clientEntry{}
 	opts := toolnexus.ClientOptions{BaseURL: x.BaseURL, Style: toolnexus.ClientStyle(x.Style), Model: x.Model,
-		APIKey: x.APIKey, RequestParams: x.RequestParams}
-	if x.SystemPrompt != nil {
-		opts.SystemPrompt = *x.SystemPrompt
-	}
-	if x.MaxTurns != nil {
-		opts.MaxTurns = *x.MaxTurns
-	}
+		APIKey: x.APIKey, RequestParams: x.RequestParams, SystemPrompt: x.SystemPrompt, MaxTurns: x.MaxTurns}
 	if x.BodyTransform {
 		opts.BodyTransform = a.host.bodyTransform(x.Handle)
 	}
@@ -107,15 +101,14 @@ func opClientCreate(a *adapter, x args, _ string) (any, error) {
 	return nil, nil
 }
 
-// opClientRun serves client.run (run, stream, or run with history) and client.ask. With no
-// toolkit named it passes an empty one, as a host with no tools would build.
+// opClientRun serves client.run and client.ask; with no toolkit it passes an empty one.
 func opClientRun(a *adapter, x args, op string) (any, error) {
 	e, err := a.lookupClient(x.Client)
 	if err != nil {
 		return nil, err
 	}
 	if x.Stream && x.History != nil {
-		return nil, unsupportedf("adapter: the Go port's Stream takes no history")
+		return nil, adapterErr("unsupported", "adapter: the Go port's Stream takes no history")
 	}
 	ctx, tk := context.Background(), a.toolkits[x.Toolkit]
 	if tk == nil && x.Toolkit != "" {

@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// captureWarnings runs fn with the standard logger (the library's warning sink) teed to a
-// buffer and stderr, and returns its non-empty lines; between requests warnings go to
-// stderr only. The buffer is locked: a library goroutine may have kept log.Writer().
+// captureWarnings tees the standard logger (the library's warning sink) to a locked buffer
+// during fn (a library goroutine may keep log.Writer()) and returns its non-empty lines.
 func captureWarnings(fn func()) []string {
 	var sb strings.Builder
 	buf := &lockedWriter{w: &sb}

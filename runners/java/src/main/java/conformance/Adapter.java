@@ -1,504 +1,276 @@
 package conformance;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.*;
 
 /**
- * Handles, dispatch and the ops of SPEC.md §3. Requests arrive one at a time and are served on
- * the main thread; handles (clients, toolkits) live until shutdown.
+ * The Java port's side of SPEC.md §3: JSON requests on stdin served one at a time on the main
+ * thread, a response line each on stdout (callbacks while it runs), logs on stderr. Handles live
+ * until shutdown. The runner validated each request against the schema: arguments are read as given.
  */
-final class Adapter {
-    /** One parsed request line. */
-    record Request(long id, String op, Object args) {}
+public final class Adapter {
+    /** A client, and the store passed to it as store "host" (else null). */
+    private record Client(Object client, Object hostStore) {}
 
-    /** One op: raw args in, result object out. */
-    @FunctionalInterface
-    private interface Op {
-        Object apply(Object args) throws Exception;
+    private final Map<String, Function<Map<String, Object>, Object>> ops = new TreeMap<>();
+    private final Map<String, Client> clients = new HashMap<>();
+    private final Map<String, Object> toolkits = new LinkedHashMap<>();
+    /** What the library threw on a thread of its own that nobody caught; the next response carries it. */
+    private final List<String> crashes = Collections.synchronizedList(new ArrayList<>());
+    /** The port's warnings while a request is served (else null): its System.err lines starting "[toolnexus]". */
+    private final AtomicReference<List<String>> warnings = new AtomicReference<>();
+
+    public static void main(String[] argv) throws IOException, InterruptedException {
+        PrintStream realErr = System.err;
+        // Whatever the port (or a library under it) prints on System.out must not reach stdout.
+        System.setOut(new PrintStream(realErr, true, StandardCharsets.UTF_8));
+        Adapter adapter = new Adapter(realErr);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            Map<?, ?> req = Map.of();
+            try {
+                req = Json.MAPPER.readValue(line, Map.class);
+            } catch (IOException e) {
+                // reported below
+            }
+            if (!(req.get("id") instanceof Number id)) { // no response can name it: the runner sees none
+                if (!line.isBlank()) System.err.println("adapter: skipping a line without a request id: " + line);
+                continue;
+            }
+            // Results hold plain values only (Json.copy), so a response always encodes.
+            Json.writeLine(adapter.handle(id.longValue(), String.valueOf(req.get("op")), req.get("args")));
+            if ("shutdown".equals(req.get("op"))) break;
+        }
+        adapter.closeAll(2_000);
+        System.exit(0); // MCP SDK and HTTP client threads must not keep the JVM alive
     }
 
-    /** A client handle and what its hooks record. */
-    private record ClientEntry(Object client, Recorder rec, Object hostStore) {}
-
-    private final Map<String, Op> ops = new TreeMap<>();
-    private final Map<String, ClientEntry> clients = new LinkedHashMap<>();
-    private final Map<String, Object> toolkits = new LinkedHashMap<>();
-    private Port port; // loaded on first use, so hello still answers when the port is absent
-    private boolean currentConfigOp;
-
-    /**
-     * What the library threw on a thread of its own that nobody caught: the next response
-     * carries it in "crashes" for the runner to judge; the adapter never swallows one.
-     */
-    private static final List<String> CRASHES = new ArrayList<>();
-
-    static void installCrashHandler() {
+    /** Installs the sinks of what the port emits beside its results, then the ops. */
+    private Adapter(PrintStream realErr) {
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-            String text = "uncaught exception in thread " + thread.getName() + ": " + e;
-            System.err.println("adapter: " + text);
-            synchronized (CRASHES) {
-                CRASHES.add(text);
+            System.err.println("adapter: uncaught exception in thread " + thread.getName() + ": " + e);
+            crashes.add("uncaught exception in thread " + thread.getName() + ": " + e);
+        });
+        // Everything still reaches the real stderr, which the runner keeps.
+        System.setErr(new PrintStream(realErr, true, StandardCharsets.UTF_8) {
+            @Override
+            public void println(String line) {
+                super.println(line);
+                List<String> w = warnings.get();
+                if (w != null && line != null && line.startsWith("[toolnexus]")) w.add(line);
             }
         });
-    }
-
-    Adapter() {
-        ops.put("hello", this::hello);
+        ops.put("hello", a -> Json.obj("port", "java", "library", "toolnexus", "version", Port.version(),
+                "runtime", "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
+                "ops", new ArrayList<>(ops.keySet())));
         ops.put("client.create", this::clientCreate);
         ops.put("client.run", this::clientRun);
-        ops.put("client.ask", this::clientAsk);
-        ops.put("store.get", this::storeGet);
-        ops.put("store.save", this::storeSave);
-        ops.put("store.identity", this::storeIdentity);
+        ops.put("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"))));
+        ops.put("store.get", a -> {
+            Object msgs = Port.call("LlmClient$ConversationStore", store(a), "get", a.getOrDefault("id", ""));
+            return Json.obj("messages", msgs == null ? null : Json.copy(msgs));
+        });
+        ops.put("store.save", a -> {
+            Port.call("LlmClient$ConversationStore", store(a), "save", a.get("id"), new ArrayList<>((List<?>) a.get("messages")));
+            return Map.of();
+        });
+        ops.put("store.identity", a -> {
+            Client c = lookup(clients, a.get("client"));
+            return Map.of("same", c.hostStore() != null && Port.call("LlmClient", c.client(), "conversationStore") == c.hostStore());
+        });
         ops.put("toolkit.create", this::toolkitCreate);
-        ops.put("toolkit.close", this::toolkitClose);
+        ops.put("toolkit.close", a -> {
+            Object tk = toolkits.remove(a.get("toolkit"));
+            if (tk != null) Port.call("Toolkit", tk, "close");
+            return Map.of();
+        });
         ops.put("mcp.load", this::mcpLoad);
-        ops.put("mcp.list", this::mcpList);
+        // McpInventory is a record of plain values, {tools: {server: [ToolInfo]}, status}: the report as it is.
+        ops.put("mcp.list", a -> {
+            Object inv = noContext(a) ? Port.call("McpSource", null, "listMcpTools", mcpConfig(a))
+                    : Port.call("McpSource", null, "listMcpTools", mcpConfig(a), cancelSignal(a));
+            return inv == null ? Json.obj("tools", null, "status", null) : Json.copy(inv);
+        });
         ops.put("shutdown", a -> Map.of());
     }
 
-    // ------------------------------------------------------------------ protocol
-
-    /** Parses a line; null (reported on stderr) when it has no usable id. */
-    static Request parse(String line) {
-        Object v;
+    /** Serves one request with the port's warnings captured; never throws. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> handle(long id, String name, Object args) {
+        Map<String, Object> resp = Json.obj("id", id, "ok", true);
+        warnings.set(Collections.synchronizedList(new ArrayList<>()));
         try {
-            v = Json.parse(line);
-        } catch (Exception e) {
-            System.err.println("adapter: skipping malformed line: " + e.getMessage());
-            return null;
-        }
-        if (!(v instanceof Map<?, ?> m) || !(m.get("id") instanceof Number n)
-                || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() < 1) {
-            System.err.println("adapter: skipping line without a valid id: " + line);
-            return null;
-        }
-        Object op = m.get("op");
-        return new Request(n.longValue(), op instanceof String s ? s : "", m.get("args"));
-    }
-
-    /** Serves one request with the port's stderr warnings captured; never throws. */
-    Map<String, Object> handle(Request req) {
-        Map<String, Object> resp = new LinkedHashMap<>();
-        resp.put("id", req.id());
-        Object result = null;
-        Throwable error = null;
-        currentConfigOp = false;
-        Warnings.begin();
-        try {
-            Op op = ops.get(req.op());
-            if (op == null) throw AdapterException.unsupported("adapter: unknown op \"" + req.op() + "\"");
-            result = op.apply(req.args());
+            var op = ops.get(name);
+            if (op == null) throw AdapterException.unsupported("adapter: unknown op \"" + name + "\"");
+            resp.put("result", op.apply(args instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of()));
         } catch (Throwable t) {
-            error = t;
-        }
-        List<String> warnings = Warnings.end();
-        if (error == null) {
-            resp.put("ok", true);
-            resp.put("result", result == null ? Map.of() : result);
-        } else {
-            Throwable t = Errors.unwrap(error);
-            if (t instanceof Port.PortThrew && t.getCause() != null) t = t.getCause();
-            String kind = Errors.kind(t, currentConfigOp);
-            if (Errors.FAILED.equals(kind) && !(t instanceof AdapterException)) {
-                t.printStackTrace(); // the runner shows stderr in failures
-            }
-            Map<String, Object> err = new LinkedHashMap<>();
-            err.put("kind", kind);
-            err.put("message", Errors.message(t));
-            String type = Errors.type(t);
-            if (type != null) err.put("type", type);
             resp.put("ok", false);
-            resp.put("error", err);
+            resp.put("error", relay(t));
         }
-        resp.put("warnings", warnings);
-        synchronized (CRASHES) {
-            if (!CRASHES.isEmpty()) {
-                resp.put("crashes", new ArrayList<>(CRASHES));
-                CRASHES.clear();
-            }
+        resp.put("warnings", new ArrayList<>(warnings.getAndSet(null)));
+        synchronized (crashes) {
+            if (!crashes.isEmpty()) resp.put("crashes", new ArrayList<>(crashes));
+            crashes.clear();
         }
         return resp;
     }
 
-    private Port port() {
-        if (port == null) port = new Port();
-        return port;
+    /** What the port threw as SPEC.md §3's {message, type, chain}; the runner judges it (runners/java/errors.json). */
+    private static Map<String, Object> relay(Throwable t) {
+        List<Map<String, Object>> chain = new ArrayList<>();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            // The adapter's own fault stays its own, also when it surfaced through the port (a stub's).
+            if (c instanceof AdapterException a) return Json.obj("kind", a.kind, "message", a.getMessage());
+            List<String> is = new ArrayList<>();
+            for (Class<?> k = c.getClass().getSuperclass(); k != null && k != Throwable.class; k = k.getSuperclass()) is.add(k.getName());
+            chain.add(Json.obj("type", c.getClass().getName(), "is", is, "message", Objects.requireNonNullElse(c.getMessage(), c.toString())));
+        }
+        t.printStackTrace(); // the runner shows stderr in failures
+        return Json.obj("message", chain.get(0).get("message"), "type", t.getClass().getName(), "chain", chain);
     }
 
     /** Closes every toolkit, bounded: stdio MCP children must not outlive the adapter. */
-    void closeAll(long limitMs) {
-        Thread t = new Thread(() -> {
-            for (Object tk : toolkits.values()) {
-                try {
-                    port().closeToolkit(tk);
-                } catch (RuntimeException ignored) {
-                    // best effort at exit
-                }
-            }
-            toolkits.clear();
-        }, "adapter-close");
-        t.setDaemon(true);
-        t.start();
-        try {
-            t.join(limitMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    private void closeAll(long limitMs) throws InterruptedException {
+        Thread.ofPlatform().daemon().start(() -> toolkits.values().forEach(tk -> {
+            try { Port.call("Toolkit", tk, "close"); } catch (RuntimeException ignored) { } // best effort at exit
+        })).join(limitMs);
     }
 
-    // ------------------------------------------------------------------ hello
-
-    private Object hello(Object raw) {
-        new Args("hello", raw);
-        String version;
-        try {
-            version = port().version();
-        } catch (AdapterException e) {
-            version = "not loaded: " + e.getMessage();
-        }
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("port", "java");
-        r.put("library", "toolnexus");
-        r.put("version", version);
-        r.put("runtime", "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")");
-        r.put("ops", new ArrayList<>(ops.keySet()));
-        return r;
+    private static <T> T lookup(Map<String, T> handles, Object name) {
+        T v = handles.get(name);
+        if (v == null) throw AdapterException.failed("adapter: unknown handle " + name);
+        return v;
     }
 
-    // ------------------------------------------------------------------ client
-
-    private Object clientCreate(Object raw) {
-        Args a = new Args("client.create", raw, "handle", "baseUrl", "style", "model", "apiKey", "systemPrompt",
-                "maxTurns", "requestParams", "bodyTransform", "beforeLLM", "httpClient", "store");
-        Port p = port();
-        Recorder rec = new Recorder(p);
-        Object opts = p.newClientOptions();
-        Port.set(opts, "baseUrl", a.str("baseUrl"));
-        Port.set(opts, "style", a.str("style"));
-        Port.set(opts, "model", a.str("model"));
-        Port.set(opts, "apiKey", a.str("apiKey"));
-        if (a.has("systemPrompt")) Port.set(opts, "systemPrompt", a.str("systemPrompt"));
-        if (a.has("maxTurns")) Port.set(opts, "maxTurns", a.optLong("maxTurns").intValue());
-        if (a.has("requestParams")) Port.set(opts, "requestParams", a.optMap("requestParams"));
-        Args bt = a.nested("bodyTransform", "delete", "set", "setNested", "appendToLastUser", "inPlace", "returnNull");
-        if (bt != null) Port.set(opts, "bodyTransform", rec.bodyTransform(bt));
-        Args bl = a.nested("beforeLLM", "setLastUserContent", "tools");
-        if (bl != null) {
-            Object hooks = p.newHooks();
-            Port.set(hooks, "beforeLLM", rec.beforeLLM(bl));
+    private Object clientCreate(Map<String, Object> a) {
+        String handle = (String) a.get("handle");
+        Object opts = Port.make("LlmClient$Options");
+        for (String k : List.of("baseUrl", "style", "model", "apiKey", "systemPrompt", "maxTurns", "requestParams")) {
+            if (a.containsKey(k)) Port.set(opts, k, a.get(k) instanceof Number n ? (Object) n.intValue() : a.get(k));
+        }
+        if (a.containsKey("bodyTransform")) Port.set(opts, "bodyTransform", Host.bodyTransform(handle));
+        if (a.containsKey("beforeLLM")) {
+            Object hooks = Port.make("LlmClient$Hooks");
+            Port.set(hooks, "beforeLLM", Host.beforeLLM(handle));
             Port.set(opts, "hooks", hooks);
         }
-        String http = a.has("httpClient") ? a.str("httpClient") : "default";
-        switch (http) {
-            case "default" -> { }
-            case "recording" -> {
-                rec.http = new CountingHttpClient();
-                Port.set(opts, "httpClient", rec.http);
+        if ("recording".equals(a.get("httpClient"))) {
+            if (a.containsKey("httpTimeoutMs")) {
+                throw AdapterException.unsupported("adapter: httpTimeoutMs: a java.net.http.HttpClient has no request timeout of its own");
             }
-            default -> throw AdapterException.unsupported("adapter: httpClient \"" + http + "\"");
+            Port.set(opts, "httpClient", Host.recordingHttp(handle));
         }
-        Object hostStore = null;
-        String store = a.has("store") ? a.str("store") : "default";
-        switch (store) {
-            case "default" -> { }
-            case "host" -> {
-                hostStore = p.newInMemoryStore();
-                Port.set(opts, "store", hostStore);
-            }
-            default -> throw AdapterException.unsupported("adapter: store \"" + store + "\"");
-        }
-        Object client = p.createClient(opts);
+        Object hostStore = "host".equals(a.get("store")) ? Port.make("LlmClient$InMemoryConversationStore") : null;
+        if (hostStore != null) Port.set(opts, "store", hostStore);
+        Object client = Port.call("LlmClient", null, "create", opts);
         if (client == null) throw AdapterException.failed("adapter: LlmClient.create returned null");
-        clients.put(a.str("handle"), new ClientEntry(client, rec, hostStore));
+        clients.put(handle, new Client(client, hostStore));
         return Map.of();
     }
 
-    /** The body of client.run / client.ask with the client and toolkit resolved. */
-    @FunctionalInterface
-    private interface RunCall {
-        Object run(Object client, Object toolkit);
-    }
-
-    private Object clientRun(Object raw) {
-        Args a = new Args("client.run", raw, "client", "toolkit", "prompt", "stream", "history");
-        String prompt = a.str("prompt");
-        boolean stream = a.bool("stream");
-        List<Object> history = a.optList("history");
-        if (stream && history != null) {
-            throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
+    /** Run, run with a history (a fresh mutable copy: the port appends to it), or stream (its callback form). */
+    private Object clientRun(Map<String, Object> a) {
+        Object prompt = a.get("prompt");
+        List<?> history = (List<?>) a.get("history");
+        if (Boolean.TRUE.equals(a.get("stream"))) {
+            if (history != null) throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
+            Consumer<Object> ignore = ev -> { }; // the call returns the final result
+            return run(a, (c, tk) -> Port.call("LlmClient", c, "stream", prompt, tk, ignore));
         }
-        Port p = port();
-        return withRun(a.str("client"), a.optStr("toolkit"), (client, tk) -> {
-            if (stream) return drainStream(p, client, prompt, tk);
-            if (history != null) return p.runWithHistory(client, prompt, tk, history);
-            return p.run(client, prompt, tk);
-        });
+        return run(a, (c, tk) -> history == null ? Port.call("LlmClient", c, "run", prompt, tk)
+                : Port.call("LlmClient", c, "run", prompt, tk, new ArrayList<>(history)));
     }
 
-    private Object clientAsk(Object raw) {
-        Args a = new Args("client.ask", raw, "client", "toolkit", "prompt", "id");
-        String prompt = a.str("prompt");
-        String id = a.str("id");
-        Port p = port();
-        return withRun(a.str("client"), a.optStr("toolkit"), (client, tk) -> p.ask(client, prompt, tk, id));
-    }
-
-    /**
-     * Consumes a stream through the port's callback API up to its terminal event. The call
-     * returns the final result; the DONE event's result is the fallback.
-     */
-    private static Object drainStream(Port p, Object client, String prompt, Object tk) {
-        Object[] done = new Object[1];
-        Object result = p.stream(client, prompt, tk, ev -> {
-            if ("DONE".equals(p.streamEventKind(ev))) done[0] = p.component("LlmClient$StreamEvent", ev, "result");
-        });
-        return result != null ? result : done[0];
-    }
-
-    /**
-     * Resolves handles, resets the recorder, runs, and builds the run report. With no toolkit
-     * named it passes an empty one (builtins off): the Java API needs a Toolkit, and a host
-     * with no tools would build exactly that.
-     */
-    private Object withRun(String clientHandle, String toolkitHandle, RunCall call) {
-        ClientEntry entry = client(clientHandle);
-        Object tk = toolkitHandle == null ? null : toolkit(toolkitHandle);
-        Port p = port();
-        Object empty = null;
-        if (tk == null) {
-            Object opts = p.newToolkitOptions();
-            Port.set(opts, "builtins", Boolean.FALSE);
-            empty = p.createToolkit(opts);
-            tk = empty;
-        }
+    /** Reports what the port returned, nothing invented; no toolkit named: an empty one, as the Java API needs one. */
+    private Object run(Map<String, Object> a, BiFunction<Object, Object, Object> call) {
+        Client c = lookup(clients, a.get("client"));
+        Object tk = a.containsKey("toolkit") ? lookup(toolkits, a.get("toolkit")) : null;
+        Object empty = tk != null ? null : newToolkit(opts -> { });
         try {
-            long base = entry.rec().reset();
-            Object res = call.run(entry.client(), tk);
-            // SPEC.md §3: what the port returned, nothing invented; a null result stays null.
-            Map<String, Object> report = new LinkedHashMap<>();
-            Object text = res == null ? null : Port.get(res, "text");
-            report.put("text", text == null ? null : text.toString());
-            report.put("turns", res == null ? null : Port.get(res, "turns"));
-            List<String> names = null;
-            Object calls = res == null ? null : Port.get(res, "toolCalls");
-            if (calls instanceof List<?> list) {
-                names = new ArrayList<>();
-                for (Object tc : list) names.add(String.valueOf(Port.get(tc, "name")));
-            }
-            report.put("toolCalls", names);
-            report.put("transformSaw", entry.rec().transformSaw());
-            report.put("hookSaw", entry.rec().hookSaw());
-            report.put("httpRequests", entry.rec().httpRequests(base));
-            return report;
+            Object res = call.apply(c.client(), tk != null ? tk : empty);
+            if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null);
+            Object text = Port.get(res, "text");
+            List<String> names = Port.get(res, "toolCalls") instanceof List<?> calls
+                    ? calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList() : null;
+            return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names);
         } finally {
-            if (empty != null) p.closeToolkit(empty);
+            if (empty != null) Port.call("Toolkit", empty, "close");
         }
     }
 
-    private ClientEntry client(String handle) {
-        ClientEntry e = clients.get(handle);
-        if (e == null) throw AdapterException.failed("adapter: unknown client handle " + handle);
-        return e;
-    }
-
-    private Object toolkit(String handle) {
-        Object tk = toolkits.get(handle);
-        if (tk == null) throw AdapterException.failed("adapter: unknown toolkit handle " + handle);
-        return tk;
-    }
-
-    // ------------------------------------------------------------------ store
-
-    private Object storeGet(Object raw) {
-        Args a = new Args("store.get", raw, "client", "id");
-        ClientEntry e = client(a.str("client"));
-        Object store = port().conversationStore(e.client());
+    private Object store(Map<String, Object> a) {
+        Object store = Port.call("LlmClient", lookup(clients, a.get("client")).client(), "conversationStore");
         if (store == null) throw AdapterException.failed("adapter: conversationStore() returned null");
-        List<Object> msgs = port().storeGet(store, a.has("id") ? a.str("id") : "");
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("messages", msgs == null ? null : Json.copy(msgs));
-        return r;
+        return store;
     }
-
-    private Object storeSave(Object raw) {
-        Args a = new Args("store.save", raw, "client", "id", "messages");
-        ClientEntry e = client(a.str("client"));
-        List<Object> msgs = a.optList("messages");
-        Object store = port().conversationStore(e.client());
-        if (store == null) throw AdapterException.failed("adapter: conversationStore() returned null");
-        port().storeSave(store, a.str("id"), msgs == null ? new ArrayList<>() : msgs);
-        return Map.of();
-    }
-
-    /** Reference identity between the accessor's store and the one passed as store:"host". */
-    private Object storeIdentity(Object raw) {
-        Args a = new Args("store.identity", raw, "client", "id");
-        ClientEntry e = client(a.str("client"));
-        boolean same = e.hostStore() != null && port().conversationStore(e.client()) == e.hostStore();
-        return Map.of("same", same);
-    }
-
-    // ------------------------------------------------------------------ toolkit and MCP
 
     /** The port's McpConfig value: the path string for {file}, the object for {inline}. */
-    private static Object mcpConfig(Args a) {
-        Args c = a.nested("mcpConfig", "file", "inline");
-        if (c == null) return null;
-        boolean file = c.has("file");
-        boolean inline = c.has("inline");
-        if (file == inline) throw AdapterException.unsupported("adapter: mcpConfig needs exactly one of file or inline");
-        return file ? c.str("file") : c.optMap("inline");
+    private static Object mcpConfig(Map<String, Object> a) {
+        Map<?, ?> c = (Map<?, ?>) a.get("mcpConfig");
+        return c.containsKey("file") ? c.get("file") : c.get("inline");
     }
 
-    private Timing timing(Args a) {
-        Timing t = new Timing(a.optLong("cancelAfterMs"), a.optLong("deadlineMs"));
-        currentConfigOp = true;
-        return t;
+    private static boolean limited(Map<String, Object> a) {
+        return a.containsKey("cancelAfterMs") || a.containsKey("deadlineMs");
     }
 
-    private Object toolkitCreate(Object raw) {
-        Args a = new Args("toolkit.create", raw, "handle", "mcpConfig", "extraTools", "cancelAfterMs", "deadlineMs");
-        Port p = port();
-        Object cfg = mcpConfig(a);
-        Object opts = p.newToolkitOptions();
-        if (cfg != null) Port.set(opts, "mcpConfig", cfg);
+    /** The caller's limits as the port's one handle, a CancelSignal true once either has passed (0: at once). */
+    private static Object cancelSignal(Map<String, Object> a) {
+        long start = System.nanoTime();
+        long limit = Math.min(((Number) a.getOrDefault("cancelAfterMs", Long.MAX_VALUE)).longValue(),
+                ((Number) a.getOrDefault("deadlineMs", Long.MAX_VALUE)).longValue());
+        return Port.implement("McpSource$CancelSignal", (method, args) -> method.equals("cancelled")
+                ? (System.nanoTime() - start) / 1_000_000L >= limit : Port.DEFAULT);
+    }
+
+    /** {@code context: false}: the entry point without a handle, which can take no limits. */
+    private static boolean noContext(Map<String, Object> a) {
+        if (!Boolean.FALSE.equals(a.get("context"))) return false;
+        if (limited(a)) throw AdapterException.unsupported("adapter: the port's no-context entry point takes no cancel signal, so no limits");
+        return true;
+    }
+
+    /** Toolkit.create with builtins off and the options {@code set} gives. */
+    private static Object newToolkit(Consumer<Object> set) {
+        Object opts = Port.make("Toolkit$Options");
         Port.set(opts, "builtins", Boolean.FALSE);
-        List<Object> extra = a.optList("extraTools");
-        if (extra != null) {
-            List<Object> tools = new ArrayList<>();
-            for (Object o : extra) tools.add(hostTool(p, new Args("toolkit.create.extraTools", o,
-                    "name", "description", "inputSchema", "output")));
-            Port.set(opts, "extraTools", tools);
-        }
-        Timing t = timing(a);
-        if (t.set()) Port.set(opts, "cancelSignal", p.cancelSignal(t));
-        Object tk = p.createToolkit(opts);
-        if (tk == null) return nullTools(); // no handle kept
-        Object old = toolkits.put(a.str("handle"), tk);
-        if (old != null) p.closeToolkit(old);
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("tools", names(p, p.toolkitTools(tk)));
-        r.put("status", status(p.toolkitStatus(tk)));
-        return r;
+        set.accept(opts);
+        return Port.call("Toolkit", null, "create", opts);
     }
 
-    /** A host tool (source "custom") that answers with the given output. */
-    private static Object hostTool(Port p, Args t) {
-        String name = t.str("name");
-        String description = t.str("description");
-        Map<String, Object> schema = t.optMap("inputSchema");
-        String output = t.str("output");
-        return Port.implement(p.tn("Tool"), (proxy, m, args) -> switch (m.getName()) {
-            case "name" -> name;
-            case "description" -> description;
-            case "inputSchema" -> schema;
-            case "source" -> "custom";
-            case "execute" -> p.toolResultOk(output);
-            default -> Port.DEFAULT;
+    private Object toolkitCreate(Map<String, Object> a) {
+        String handle = (String) a.get("handle");
+        List<?> extra = (List<?>) a.get("extraTools");
+        Object tk = newToolkit(opts -> {
+            if (a.containsKey("mcpConfig")) Port.set(opts, "mcpConfig", mcpConfig(a));
+            if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> Host.tool(handle, (Map<?, ?>) t)).toList()));
+            if (limited(a)) Port.set(opts, "cancelSignal", cancelSignal(a));
         });
+        if (tk == null) return Json.obj("tools", null, "status", null); // no handle kept
+        Object old = toolkits.put(handle, tk);
+        if (old != null) Port.call("Toolkit", old, "close");
+        return report(Port.call("Toolkit", tk, "tools"), Port.call("Toolkit", tk, "mcpStatus"));
     }
 
-    private Object toolkitClose(Object raw) {
-        Args a = new Args("toolkit.close", raw, "toolkit");
-        Object tk = toolkits.remove(a.str("toolkit"));
-        if (tk != null) port().closeToolkit(tk);
-        return Map.of();
-    }
-
-    /**
-     * mcp.load: McpSource.load(input, null, signal), the cancellation-aware entry point (the
-     * signal never fires when no limit is given); {@code context:false} uses load(input). The
-     * source is closed before the answer.
-     */
-    private Object mcpLoad(Object raw) {
-        Args a = new Args("mcp.load", raw, "mcpConfig", "cancelAfterMs", "deadlineMs", "context");
-        Port p = port();
-        Object cfg = mcpConfig(a);
-        Timing t = timing(a);
-        boolean noContext = Boolean.FALSE.equals(a.optBool("context"));
-        if (noContext && t.set()) {
-            throw AdapterException.unsupported("adapter: McpSource.load(input) takes no cancel signal, so no cancelAfterMs/deadlineMs");
-        }
-        Object src = noContext ? p.loadMcp(cfg) : p.loadMcpWithSignal(cfg, p.cancelSignal(t));
-        if (src == null) return nullTools();
+    /** McpSource.load(input, null, signal), or load(input) for {@code context: false}; closed before the answer. */
+    private Object mcpLoad(Map<String, Object> a) {
+        Object src = noContext(a) ? Port.call("McpSource", null, "load", mcpConfig(a))
+                : Port.call("McpSource", null, "load", mcpConfig(a), null, cancelSignal(a));
+        if (src == null) return Json.obj("tools", null, "status", null);
         try {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("tools", names(p, p.sourceTools(src)));
-            r.put("status", status(p.sourceStatus(src)));
-            return r;
+            return report(Port.call("McpSource", src, "tools"), Port.call("McpSource", src, "status"));
         } finally {
-            p.closeSource(src);
+            Port.call("McpSource", src, "close");
         }
     }
 
-    /** mcp.list: McpSource.listMcpTools(input, signal); {@code context:false} uses listMcpTools(input). */
-    private Object mcpList(Object raw) {
-        Args a = new Args("mcp.list", raw, "mcpConfig", "cancelAfterMs", "deadlineMs", "context");
-        Port p = port();
-        Object cfg = mcpConfig(a);
-        Timing t = timing(a);
-        boolean noContext = Boolean.FALSE.equals(a.optBool("context"));
-        if (noContext && t.set()) {
-            throw AdapterException.unsupported("adapter: McpSource.listMcpTools(input) takes no cancel signal, so no cancelAfterMs/deadlineMs");
-        }
-        Object inv = noContext ? p.listMcpTools(cfg) : p.listMcpToolsWithSignal(cfg, p.cancelSignal(t));
-        if (inv == null) return nullTools();
-        Map<String, Object> tools = new LinkedHashMap<>();
-        Map<String, Object> status = new LinkedHashMap<>();
-        {
-            Object byServer = p.component("McpSource$McpInventory", inv, "tools");
-            if (byServer instanceof Map<?, ?> m) {
-                for (Map.Entry<?, ?> e : m.entrySet()) {
-                    List<Object> infos = new ArrayList<>();
-                    if (e.getValue() instanceof List<?> list) {
-                        for (Object info : list) {
-                            Map<String, Object> one = new LinkedHashMap<>();
-                            Object name = p.component("McpSource$ToolInfo", info, "name");
-                            Object desc = p.component("McpSource$ToolInfo", info, "description");
-                            Object schema = p.component("McpSource$ToolInfo", info, "inputSchema");
-                            one.put("name", name == null ? null : name.toString());
-                            one.put("description", desc == null ? null : desc.toString());
-                            one.put("inputSchema", schema == null ? null : Json.copy(schema));
-                            infos.add(one);
-                        }
-                    }
-                    tools.put(String.valueOf(e.getKey()), infos);
-                }
-            }
-            Object st = p.component("McpSource$McpInventory", inv, "status");
-            if (st instanceof Map<?, ?> m) status = status(m);
-        }
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("tools", tools);
-        r.put("status", status);
-        return r;
-    }
-
-    /** SPEC.md §3: the library returned null where the op reports tools and status. */
-    private static Map<String, Object> nullTools() {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("tools", null);
-        r.put("status", null);
-        return r;
-    }
-
-    /** The tool names, or null when the port gave no list. */
-    private static List<String> names(Port p, List<Object> tools) {
-        if (tools == null) return null;
-        List<String> out = new ArrayList<>();
-        for (Object t : tools) out.add(p.toolName(t));
-        return out;
-    }
-
-    /** A copy of the status map, or null when the port gave none. */
-    private static Map<String, Object> status(Map<?, ?> m) {
-        if (m == null) return null;
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) out.put(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
-        return out;
+    /** {tools: the tools' final names, status}; a null the port gave stays null. */
+    private static Map<String, Object> report(Object tools, Object status) {
+        List<?> names = tools instanceof List<?> l ? l.stream().map(t -> String.valueOf(Port.call("Tool", t, "name"))).toList() : null;
+        return Json.obj("tools", names, "status", status == null ? null : Json.copy(status));
     }
 }

@@ -1,21 +1,16 @@
 package conformance;
 
-/** An error whose protocol kind the adapter already knows (its own checks, unsupported ops). */
+/** An answer of the adapter's own: "unsupported" (the port cannot express it) or "failed" (an adapter fault). */
 final class AdapterException extends RuntimeException {
     private static final long serialVersionUID = 1L;
-
     final String kind;
 
-    AdapterException(String kind, String message) {
+    private AdapterException(String kind, String message) {
         super(message);
         this.kind = kind;
     }
 
-    static AdapterException unsupported(String message) {
-        return new AdapterException(Errors.UNSUPPORTED, message);
-    }
+    static AdapterException unsupported(String message) { return new AdapterException("unsupported", message); }
 
-    static AdapterException failed(String message) {
-        return new AdapterException(Errors.FAILED, message);
-    }
+    static AdapterException failed(String message) { return new AdapterException("failed", message); }
 }

@@ -1,35 +1,39 @@
 package conformance;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.*;
+import java.util.*;
 
-import java.util.Map;
-
-/** The adapter's own JSON: protocol lines in and out, and deep copies of what hooks see. */
+/** The adapter's JSON, and the protocol's stdout, which responses and callbacks share. */
 final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    /** The real stdout: System.out goes to stderr, so only protocol lines reach it. */
+    static final OutputStream OUT = new FileOutputStream(FileDescriptor.out);
 
-    private Json() {}
-
-    /** Parses JSON text into plain Java values: Map, List, String, Number, Boolean, null. */
-    static Object parse(String text) throws Exception {
-        return MAPPER.readValue(text, Object.class);
-    }
-
-    /**
-     * A deep copy through a JSON round trip, so later edits by the port (or by us) never change
-     * what was recorded; a value that does not survive the trip is recorded as an error object.
-     */
+    /** A deep copy through JSON: the port's objects become plain values. */
     static Object copy(Object value) {
         try {
             return MAPPER.readValue(MAPPER.writeValueAsBytes(value), Object.class);
-        } catch (Exception e) {
-            return Map.of("adapterError", "cannot copy: " + e.getMessage());
+        } catch (IOException e) {
+            throw AdapterException.failed("adapter: cannot encode " + value.getClass().getName() + ": " + e.getMessage());
+        }
+    }
+
+    /** A map of key, value pairs; unlike Map.of it keeps nulls, which the protocol reports. */
+    static Map<String, Object> obj(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    /** Writes one protocol line; the port's threads (callbacks) and the main thread share stdout. */
+    static void writeLine(Map<String, Object> line) throws IOException {
+        byte[] bytes = MAPPER.writeValueAsBytes(line);
+        synchronized (OUT) {
+            OUT.write(bytes);
+            OUT.write('\n');
+            OUT.flush();
         }
     }
 }
