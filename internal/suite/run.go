@@ -148,6 +148,10 @@ func Validate(o Options) (*input, error) {
 	if len(o.Ports) == 0 {
 		return nil, errors.New("--ports: no implementation to run")
 	}
+	set, err := ports.Load(o.Root)
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var errs []string
 	for _, name := range o.Ports {
@@ -155,7 +159,7 @@ func Validate(o Options) (*input, error) {
 			return nil, fmt.Errorf("--ports: %q is named twice", name)
 		}
 		seen[name] = true
-		im, err := ports.ResolveIn(o.Root, name)
+		im, err := set.Resolve(name)
 		if err != nil {
 			errs = append(errs, "--ports: "+err.Error())
 			continue
@@ -227,7 +231,7 @@ func cause(ctx context.Context) string {
 func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *PortResult {
 	im, name := in.impls[i], in.impls[i].Name
 	res := &PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
-		Required: name == ports.Reference || slices.Contains(o.Required, name)}
+		Required: im.Required || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
 	progress(o, "%-9s preparing the adapter…", name)
