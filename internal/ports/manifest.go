@@ -32,6 +32,15 @@ type Manifest struct {
 	File string `json:"-"`
 }
 
+// ErrorTable is the port's error table (SPEC.md §3), relative to its folder: the manifest's
+// "errors", else errors.json.
+func (m *Manifest) ErrorTable() string {
+	if m.Errors != "" {
+		return filepath.FromSlash(m.Errors)
+	}
+	return "errors.json"
+}
+
 // ImplSpec is one implementation a port's adapter serves.
 type ImplSpec struct {
 	Name          string `json:"name"`

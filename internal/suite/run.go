@@ -270,10 +270,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	// The port's error table judges what its library raised (SPEC.md §3). A folder without
 	// one has every port error judged "failed" (said once); a table that does not parse
 	// cannot judge anything, so the implementation is broken.
-	errTable, err := errkind.Load(filepath.Join(o.Root, "runners", im.Port, "errors.json"))
+	errFile := im.Manifest.ErrorTable()
+	errTable, err := errkind.Load(filepath.Join(o.Root, "runners", im.Port, errFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		progress(o, "%-9s no runners/%s/errors.json: every error of the port is judged failed", name, im.Port)
+		progress(o, "%-9s no runners/%s/%s: every error of the port is judged failed", name, im.Port, errFile)
 	case err != nil:
 		res.Broken, res.Reason = true, safetext.Line(err.Error())
 		progress(o, "%-9s BROKEN: %s", name, res.Reason)
