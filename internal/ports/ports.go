@@ -1,6 +1,7 @@
-// Package ports finds each port's adapter and gets it ready to run. A port whose prepare
-// exits 3 is "not present" with a reason (never a pass, never a failure); any other prepare
-// failure is "broken": a red result with the prepare output's tail.
+// Package ports reads each port's manifest (runners/<port>/port.json, manifest.go), resolves
+// implementation names, and gets a port's adapter ready to run. A port whose prepare exits 3
+// is "not present" with a reason (never a pass, never a failure); any other prepare failure
+// is "broken": a red result with the prepare output's tail.
 package ports
 
 import (

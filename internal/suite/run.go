@@ -32,8 +32,8 @@ import (
 // Options configure one run.
 type Options struct {
 	Root, Cache string
-	// Ports are the implementation names to run (reference, go, python, js, java, csharp,
-	// <port>@<release>).
+	// Ports are the implementation names to run, as the manifests (runners/*/port.json) name
+	// them, or <name>@<release>.
 	Ports           []string
 	Tags            string
 	CallTimeout     time.Duration
