@@ -148,7 +148,10 @@ func (b *Builder) build(ctx context.Context, m *ports.Manifest, impl, dir string
 	logPath := filepath.Join(logDir, "build.log")
 	b.say(impl, "runners/%s/prepare --build-checkout %s (log: %s)", m.Name, dir, logPath)
 	vars, log, err := ports.BuildCheckout(ctx, b.Root, b.Cache, m.Name, dir, b.Timeout)
-	_ = os.WriteFile(logPath, []byte(log), 0o644)
+	if log != "" {
+		// A build that was current says nothing: the log of the one that built stays.
+		_ = os.WriteFile(logPath, []byte(log), 0o644)
+	}
 	var np *ports.NotPresent
 	var br *ports.Broken
 	var st *ports.Stopped
