@@ -57,8 +57,8 @@ func cmdInfo(args []string) int {
 	code := 0
 	for i, l := range lines {
 		fmt.Println(l)
-		// The reference must be there; any implementation named and not present fails too.
-		if strings.Contains(l, " BROKEN: ") || (chosen[i] == ports.Reference && !strings.Contains(l, " present: ")) {
+		// A required implementation (the reference) must be there.
+		if im, _ := c.set.Resolve(chosen[i]); strings.Contains(l, " BROKEN: ") || (im.Required && !strings.Contains(l, " present: ")) {
 			code = 1
 		}
 	}
@@ -72,7 +72,7 @@ func cmdInfo(args []string) int {
 
 func describe(c common, proto *schema.Protocol, name string, env ...string) string {
 	ctx := context.Background()
-	im, err := ports.ResolveIn(c.root, name)
+	im, err := c.set.Resolve(name)
 	if err != nil {
 		return fmt.Sprintf("%-9s %v", name, err)
 	}

@@ -17,6 +17,7 @@ usage:
   conformance history [--port P] results.json   from which release each ID passes
   conformance list   [--uncovered] [--format text|json]   scenarios: id, level, source, catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
+  conformance ci-matrix [--tree DIR]    the CI job matrix (one entry per implementation) from runners/*/port.json
   conformance golden                    record fixtures/golden from the reference (only)
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
@@ -58,6 +59,8 @@ func main() {
 		code = cmdList(os.Args[2:])
 	case "info":
 		code = cmdInfo(os.Args[2:])
+	case "ci-matrix":
+		code = cmdCIMatrix(os.Args[2:])
 	case "version", "--version":
 		code = cmdVersion(os.Args[2:])
 	case "fake-mcp-stdio":

@@ -16,6 +16,8 @@ import (
 // reports one combined run would have written; it exits as that run would have.
 func cmdMerge(args []string) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	var c common
+	c.registerRoot(fs) // the manifests give the columns' order
 	reportDir := fs.String("report-dir", "", "write report.md, results.json, junit-<port>.xml and report.html here")
 	quiet := fs.Bool("quiet", false, "no matrix on stdout")
 	verbose := fs.Bool("verbose", false, verboseUsage)
@@ -30,6 +32,10 @@ func cmdMerge(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance merge: name at least one results.json")
 		return 2
 	}
+	if _, _, err := c.resolve(); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance merge:", err)
+		return 2
+	}
 	var in []merge.Input
 	for _, path := range fs.Args() {
 		doc, err := report.ReadResults(path)
@@ -39,7 +45,7 @@ func cmdMerge(args []string) int {
 		}
 		in = append(in, merge.Input{Path: path, Doc: doc})
 	}
-	m, err := merge.Merge(in)
+	m, err := merge.Merge(in, c.set)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance", err)
 		return 2

@@ -41,7 +41,7 @@ type plan struct {
 func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) {
 	p := &plan{env: map[string][]string{}, preset: map[string]*result.PortResult{}}
 	if c.toolnexus != "" {
-		t, err := checkout.Find(c.toolnexus)
+		t, err := checkout.Find(c.toolnexus, c.set)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) 
 		return p, nil
 	}
 	var mu sync.Mutex
-	b := &checkout.Builder{Cache: c.cache, Timeout: c.prepareTimeout, Progress: func(f string, a ...any) {
+	b := &checkout.Builder{Root: c.root, Ports: c.set, Cache: c.cache, Timeout: c.prepareTimeout, Progress: func(f string, a ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(os.Stderr, f+"\n", a...)
@@ -77,8 +77,7 @@ func (c *common) buildImpls(ctx context.Context, impls []string) (*plan, error) 
 			p.preset[o.Impl] = &result.PortResult{Port: o.Impl, Reason: o.Absent}
 		case o.Broken != "":
 			// There but failing to build: broken (red), like a failing prepare.
-			reason, tail, _ := strings.Cut(o.Broken, "\n")
-			p.preset[o.Impl] = &result.PortResult{Port: o.Impl, Broken: true, Reason: reason, LogTail: tail}
+			p.preset[o.Impl] = &result.PortResult{Port: o.Impl, Broken: true, Reason: o.Broken, LogTail: o.LogTail}
 		default:
 			p.env[o.Impl] = o.Env
 		}
@@ -99,7 +98,7 @@ func (p *plan) toRun(impls []string) []string {
 
 // join puts the preset results back in --ports order, judged like the rest: a required one
 // (the reference, or named in --ports) that is absent fails the run, a broken one always does.
-func (p *plan) join(o suite.Options, ran []*result.PortResult, ids []string) ([]*result.PortResult, error) {
+func (p *plan) join(o suite.Options, set *ports.Set, ran []*result.PortResult, ids []string) ([]*result.PortResult, error) {
 	byName := map[string]*result.PortResult{}
 	for _, r := range ran {
 		byName[r.Port] = r
@@ -124,7 +123,11 @@ func (p *plan) join(o suite.Options, ran []*result.PortResult, ids []string) ([]
 		if err != nil {
 			return nil, err
 		}
-		r.Expectations, r.Required = ex, i == ports.Reference || slices.Contains(o.Required, i)
+		im, err := set.Resolve(i)
+		if err != nil {
+			return nil, err
+		}
+		r.Expectations, r.Required = ex, im.Required || slices.Contains(o.Required, i)
 		suite.JudgeScenarios(r, features)
 		r.Judge(ids)
 		if o.OnDone != nil {
@@ -205,7 +208,7 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 		if !strings.Contains(baseline, "@") {
 			return nil, nil, fmt.Errorf("--baseline %q: name a release, <port>@<release>", baseline)
 		}
-		if _, err := ports.ResolveIn(c.root, baseline); err != nil {
+		if _, err := c.set.Resolve(baseline); err != nil {
 			return nil, nil, fmt.Errorf("--baseline: %w", err)
 		}
 		if !slices.Contains(impls, baseline) {
@@ -233,6 +236,6 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 			return nil, nil, err
 		}
 	}
-	results, err := p.join(opts, ran, ids)
+	results, err := p.join(opts, c.set, ran, ids)
 	return results, ids, err
 }

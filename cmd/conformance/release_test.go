@@ -22,7 +22,7 @@ func TestImplementationNames(t *testing.T) {
 		"python@":       "no release after @",
 		"ruby@1.0":      `unknown implementation "ruby@1.0"`,
 		"pyhton":        `unknown implementation "pyhton"`,
-		"reference@1.0": "the reference has no releases",
+		"reference@1.0": "own library, which has no releases",
 		"go@v1 2":       "is not a version",
 		"python,python": "named twice",
 	} {

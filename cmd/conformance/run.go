@@ -26,6 +26,7 @@ import (
 // common holds the flags run, golden, info, bench, diff and mutants share.
 type common struct {
 	root, cache, portList string
+	set                   *ports.Set // the root's port manifests, loaded by resolve
 	prepareTimeout        time.Duration
 	jobs                  int
 	asWritten             bool
@@ -53,8 +54,8 @@ func (c *common) registerRoot(fs *flag.FlagSet) {
 func (c *common) registerPorts(fs *flag.FlagSet) {
 	c.registerRoot(fs)
 	c.prepares = true
-	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: all of "+strings.Join(ports.All, ",")+
-		"; absent ones are reported as not present, the reference never may be); naming one makes it required")
+	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: those the manifests, runners/*/port.json, put on the default run"+
+		"; absent ones are reported as not present, a required one never may be); naming one makes it required")
 	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 	c.releaseFlags.register(fs)
 }
@@ -106,8 +107,13 @@ func (c *common) resolve() ([]string, bool, error) {
 	if err := os.MkdirAll(c.cache, 0o755); err != nil {
 		return nil, false, fmt.Errorf("--cache: %w", err)
 	}
+	set, err := ports.Load(c.root)
+	if err != nil {
+		return nil, false, err
+	}
+	c.set = set
 	if strings.TrimSpace(c.portList) == "" {
-		return ports.All, false, nil
+		return set.Default(), false, nil
 	}
 	var chosen []string
 	for _, p := range strings.Split(c.portList, ",") {
@@ -115,7 +121,7 @@ func (c *common) resolve() ([]string, bool, error) {
 		if port, rel, at := strings.Cut(p, "@"); at && rel == "" {
 			return nil, false, fmt.Errorf("--ports %q: no release after @ (want e.g. %s@0.15.0)", p, port)
 		}
-		if _, err := ports.ResolveIn(c.root, p); err != nil {
+		if _, err := set.Resolve(p); err != nil {
 			return nil, false, fmt.Errorf("--ports: %w", err)
 		}
 		if slices.Contains(chosen, p) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )
 
 // Outcome is what one implementation gets from a tree.
@@ -20,14 +23,19 @@ type Outcome struct {
 	Env []string
 	// Absent is set when a tool it needs is missing here: "npm not found". Not present.
 	Absent string
-	// Broken is set when its build failed, with the build log's tail. A red cell, not absence.
-	Broken string
+	// Broken is set when its build failed, LogTail the end of the build's log. A red cell,
+	// not absence.
+	Broken, LogTail string
 }
 
 // Builder builds ports of a tree into Cache.
 type Builder struct {
-	Cache   string
-	Timeout time.Duration // per build step
+	// Root is the harness root, whose runners/<port>/prepare builds a port; Ports its manifests.
+	Root  string
+	Ports *ports.Set
+	Cache string
+	// Timeout bounds one port's build.
+	Timeout time.Duration
 	// Progress gets one line per step; nil: quiet.
 	Progress func(format string, args ...any)
 	// Getenv reads the user's own overrides (TOOLNEXUS_JS, …), which win over the tree.
@@ -53,25 +61,30 @@ func (b *Builder) lookPath(tool string) error {
 	return nil
 }
 
-// Build gets one implementation of the tree ready: "js" builds the tree's js/ port, "js@v0.15.0"
-// the same port at that git ref, "python@0.15.0" takes that release from PyPI. The reference
-// and ports the tree does not hold get no environment.
+// Build gets one implementation of the tree ready, as its port's manifest says: "js" builds
+// the tree's js/ port, "js@v0.15.0" the same port at that git ref, and a release of a port
+// whose releases come from a registry ("python@0.15.0") is left to prepare to fetch. An
+// implementation of the harness's own library (the reference) and ports the tree does not
+// hold get no environment.
 func (b *Builder) Build(ctx context.Context, t *Tree, impl string) Outcome {
-	port, ref, _ := strings.Cut(impl, "@")
+	name, ref, _ := strings.Cut(impl, "@")
 	out := Outcome{Impl: impl}
-	if port == "python" && ref != "" {
-		// PyPI serves every Python release; runners/python/prepare installs it in its own venv.
-		out.Env = []string{"TOOLNEXUS_PYTHON_VERSION=" + ref}
-		b.say(impl, "toolnexus==%s from PyPI (runners/python/prepare)", ref)
+	m, spec, ok := b.Ports.Spec(name)
+	if !ok || spec.HarnessLibrary() {
 		return out
 	}
-	if ref == "" && b.getenv(Var[port]) != "" {
-		b.say(impl, "%s is set; using it, not the checkout", Var[port])
+	if ref != "" && m.Releases.FromRegistry() {
+		out.Env = []string{m.Releases.Env + "=" + ref}
+		b.say(impl, "%s %s from %s (runners/%s/prepare)", m.Releases.Package, ref, m.Releases.Registry, m.Name)
+		return out
+	}
+	if ref == "" && m.Override != "" && b.getenv(m.Override) != "" {
+		b.say(impl, "%s is set; using it, not the checkout", m.Override)
 		return out
 	}
 	if t == nil {
 		if ref != "" {
-			out.Absent = fmt.Sprintf("%s needs --toolnexus pointing at a git checkout to build release %s", port, ref)
+			out.Absent = fmt.Sprintf("%s needs --toolnexus pointing at a git checkout to build release %s", name, ref)
 		}
 		return out
 	}
@@ -83,27 +96,16 @@ func (b *Builder) Build(ctx context.Context, t *Tree, impl string) Outcome {
 		}
 		t = at
 	}
-	dir, ok := t.Ports[port]
+	dir, ok := t.Ports[m.Name]
 	if !ok {
-		if Var[port] != "" {
-			out.Absent = fmt.Sprintf("the checkout %s holds no %s port", t.Root, port)
+		if m.Checkout != nil {
+			out.Absent = fmt.Sprintf("the checkout %s holds no %s port", t.Root, m.Name)
 		}
 		return out
 	}
 	start := time.Now()
 	var err error
-	switch port {
-	case "go":
-		out.Env, err = b.goPort(impl, dir)
-	case "python":
-		out.Env, err = b.python(ctx, impl, dir)
-	case "js":
-		out.Env, err = b.js(ctx, impl, dir)
-	case "java":
-		out.Env, err = b.java(ctx, impl, dir)
-	case "csharp":
-		out.Env, err = b.csharp(impl, dir)
-	}
+	out.Env, out.LogTail, err = b.build(ctx, m, impl, dir)
 	switch e := err.(type) {
 	case nil:
 		b.say(impl, "ready (%s)", time.Since(start).Round(100*time.Millisecond))
@@ -115,6 +117,60 @@ func (b *Builder) Build(ctx context.Context, t *Tree, impl string) Outcome {
 		b.say(impl, "broken: %s", out.Broken)
 	}
 	return out
+}
+
+// build makes the port's folder (dir, in the tree) into its override: a copy in the cache
+// when the manifest asks for one, then either that folder itself or what the port's prepare
+// prints after building it (`--build-checkout`). The log tail comes with a failed build.
+func (b *Builder) build(ctx context.Context, m *ports.Manifest, impl, dir string) ([]string, string, error) {
+	if err := b.need(m.Toolchain.Tools...); err != nil {
+		return nil, "", err
+	}
+	logDir := ""
+	if m.Checkout.Copy != nil {
+		dst, _, err := b.copyPort(impl, dir, m.Name, m.Checkout.Copy.Skip...)
+		if err != nil {
+			return nil, "", err
+		}
+		dir, logDir = dst, dst
+	}
+	if !m.Checkout.Build {
+		b.say(impl, "%s=%s (runners/%s/prepare takes it from there)", m.Override, dir, m.Name)
+		return []string{m.Override + "=" + dir}, "", nil
+	}
+	if logDir == "" {
+		// The log never goes into the checkout: beside the build's other files in the cache.
+		logDir = filepath.Join(b.Cache, "checkout", m.Name+"-"+shortHash(dir))
+		if err := os.MkdirAll(logDir, 0o755); err != nil {
+			return nil, "", err
+		}
+	}
+	logPath := filepath.Join(logDir, "build.log")
+	b.say(impl, "runners/%s/prepare --build-checkout %s (log: %s)", m.Name, dir, logPath)
+	vars, log, err := ports.BuildCheckout(ctx, b.Root, b.Cache, m.Name, dir, b.Timeout)
+	if log != "" {
+		// A build that was current says nothing: the log of the one that built stays.
+		_ = os.WriteFile(logPath, []byte(log), 0o644)
+	}
+	var np *ports.NotPresent
+	var br *ports.Broken
+	var st *ports.Stopped
+	switch {
+	case errors.As(err, &np):
+		return nil, "", &missingTool{errors.New(np.Reason)}
+	case errors.As(err, &br):
+		return nil, br.LogTail, errors.New(br.Reason)
+	case errors.As(err, &st):
+		return nil, "", fmt.Errorf("stopped: %v", st.Cause)
+	case err != nil:
+		return nil, "", err
+	}
+	return vars, "", nil
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])[:16]
 }
 
 func (b *Builder) getenv(k string) string {
@@ -139,71 +195,6 @@ func (b *Builder) need(tools ...string) error {
 		}
 	}
 	return nil
-}
-
-// goPort: the adapter's module replace points at the port; runners/go/prepare builds it.
-func (b *Builder) goPort(impl, dir string) ([]string, error) {
-	if err := b.need("go"); err != nil {
-		return nil, err
-	}
-	b.say(impl, "module replace -> %s (runners/go/prepare builds it)", dir)
-	return []string{"TOOLNEXUS_GO=" + dir}, nil
-}
-
-// python: a copy of the port in the cache; runners/python/prepare makes a venv with it.
-func (b *Builder) python(ctx context.Context, impl, dir string) ([]string, error) {
-	if err := b.need("python3"); err != nil {
-		return nil, err
-	}
-	dst, fresh, err := b.copyPort(impl, dir, "python", ".venv", "__pycache__", "dist", "build")
-	if err != nil {
-		return nil, err
-	}
-	if fresh {
-		b.say(impl, "copied %s into %s (runners/python/prepare installs it in a venv)", dir, dst)
-	}
-	return []string{"TOOLNEXUS_PYTHON=" + dst}, nil
-}
-
-// js: npm ci and the package's own build script, in a copy under the cache.
-func (b *Builder) js(ctx context.Context, impl, dir string) ([]string, error) {
-	if err := b.need("node", "npm"); err != nil {
-		return nil, err
-	}
-	dst, _, err := b.copyPort(impl, dir, "js", "node_modules", "dist")
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"TOOLNEXUS_JS=" + dst}
-	if exists(filepath.Join(dst, ".built")) {
-		b.say(impl, "built copy in %s is current", dst)
-		return env, nil
-	}
-	logf, done := b.logFor(dst)
-	defer done()
-	install := []string{"ci", "--no-audit", "--no-fund"}
-	if !exists(filepath.Join(dst, "package-lock.json")) {
-		install = []string{"install", "--no-audit", "--no-fund"}
-	}
-	b.say(impl, "npm %s", install[0])
-	if err := step(ctx, b.Timeout, dst, logf, nil, "npm", install...); err != nil {
-		return nil, err
-	}
-	b.say(impl, "npm run build")
-	if err := step(ctx, b.Timeout, dst, logf, nil, "npm", "run", "build"); err != nil {
-		return nil, err
-	}
-	return env, os.WriteFile(filepath.Join(dst, ".built"), nil, 0o644)
-}
-
-// csharp: runners/csharp/prepare builds the adapter with the port as a ProjectReference.
-func (b *Builder) csharp(impl, dir string) ([]string, error) {
-	if err := b.need("dotnet"); err != nil {
-		return nil, err
-	}
-	proj := filepath.Join(dir, "src", "Toolnexus", "Toolnexus.csproj")
-	b.say(impl, "dotnet build of %s (runners/csharp/prepare)", proj)
-	return []string{"TOOLNEXUS_CSHARP=" + proj}, nil
 }
 
 // copyPort copies dir into the cache once per content (path, size and mtime of every file),
@@ -248,7 +239,7 @@ func (b *Builder) copyPort(impl, dir, port string, skip ...string) (string, bool
 	if exists(filepath.Join(dst, ".copied")) {
 		return dst, false, nil
 	}
-	b.say(impl, "copying %s into the cache", dir)
+	b.say(impl, "copying %s into %s", dir, dst)
 	_ = os.RemoveAll(dst)
 	for _, rel := range files {
 		if err := copyFile(filepath.Join(dir, rel), filepath.Join(dst, rel)); err != nil {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -28,9 +30,34 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
+// harness is the real harness root and its port manifests: the builds run its prepare scripts.
+func harness(t *testing.T) (string, *ports.Set) {
+	t.Helper()
+	root, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := ports.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, set
+}
+
 func builder(t *testing.T) *Builder {
-	return &Builder{Cache: t.TempDir(), Timeout: 2 * time.Minute, Getenv: func(string) string { return "" },
+	root, set := harness(t)
+	return &Builder{Root: root, Ports: set, Cache: t.TempDir(), Timeout: 2 * time.Minute, Getenv: func(string) string { return "" },
 		Progress: func(f string, a ...any) { t.Logf(f, a...) }}
+}
+
+func find(t *testing.T, root string) *Tree {
+	t.Helper()
+	_, set := harness(t)
+	tr, err := Find(root, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
 
 func TestFind(t *testing.T) {
@@ -38,26 +65,21 @@ func TestFind(t *testing.T) {
 		"golang/go.mod": "module github.com/muthuishere/toolnexus/golang\n", "js/package.json": "{}",
 		"clojure/deps.edn": "{}", "elixir/mix.exs": "", "docs/index.md": "",
 	})
-	tr, err := Find(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := find(t, root)
 	if d := cmp.Diff(map[string]string{"go": filepath.Join(root, "golang"), "js": filepath.Join(root, "js")}, tr.Ports); d != "" {
 		t.Errorf("ports (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([]string{"clojure (deps.edn)", "elixir (mix.exs)"}, tr.Unadapted); d != "" {
 		t.Errorf("unadapted (-want +got):\n%s", d)
 	}
-	if _, err := Find(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no toolnexus port") {
+	_, set := harness(t)
+	if _, err := Find(t.TempDir(), set); err == nil || !strings.Contains(err.Error(), "no toolnexus port") || !strings.Contains(err.Error(), "golang/go.mod") {
 		t.Errorf("an empty tree: %v", err)
 	}
 }
 
 func TestBuildMissingToolIsAbsent(t *testing.T) {
-	tr, err := Find(writeTree(t, map[string]string{"js/package.json": "{}"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := find(t, writeTree(t, map[string]string{"js/package.json": "{}"}))
 	b := builder(t)
 	b.LookPath = func(tool string) (string, error) {
 		if tool == "npm" {
@@ -71,17 +93,22 @@ func TestBuildMissingToolIsAbsent(t *testing.T) {
 	}
 }
 
-// TestBuildFailureIsBroken runs a real npm on a package whose build script fails: the port is
-// broken with the build log's tail, and nothing was written into the checkout.
+// TestBuildFailureIsBroken runs runners/js/prepare --build-checkout with a real npm on a
+// package whose build script fails: the port is broken with the build log's tail, the whole
+// log is beside the copy, and nothing was written into the checkout.
 func TestBuildFailureIsBroken(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("npm not here")
 	}
 	root := writeTree(t, map[string]string{"js/package.json": `{"name":"x","version":"1.0.0","scripts":{"build":"echo compile error TS2304 >&2 && exit 2"}}`})
-	tr, _ := Find(root)
-	o := builder(t).Build(context.Background(), tr, "js")
-	if o.Broken == "" || !strings.Contains(o.Broken, "TS2304") || o.Absent != "" {
+	tr := find(t, root)
+	b := builder(t)
+	o := b.Build(context.Background(), tr, "js")
+	if o.Broken == "" || !strings.Contains(o.LogTail, "TS2304") || o.Absent != "" {
 		t.Errorf("a failing build = %+v, want broken with the log tail", o)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(b.Cache, "checkout", "js-*", "build.log")); len(logs) != 1 {
+		t.Errorf("build logs in the cache: %v, want one", logs)
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "js"))
 	if len(entries) != 1 {
@@ -91,7 +118,7 @@ func TestBuildFailureIsBroken(t *testing.T) {
 
 func TestBuildEnv(t *testing.T) {
 	root := writeTree(t, map[string]string{"golang/go.mod": "module m\n", "js/package.json": "{}"})
-	tr, _ := Find(root)
+	tr := find(t, root)
 	b := builder(t)
 	if o := b.Build(context.Background(), tr, "go"); !cmp.Equal(o.Env, []string{"TOOLNEXUS_GO=" + filepath.Join(root, "golang")}) {
 		t.Errorf("go: %+v", o)
@@ -130,7 +157,7 @@ func TestBuildAtRef(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "golang", "go.mod"), []byte("module m // v2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := Find(root)
+	tr := find(t, root)
 	o := builder(t).Build(context.Background(), tr, "go@v1")
 	if len(o.Env) != 1 || !strings.HasPrefix(o.Env[0], "TOOLNEXUS_GO=") {
 		t.Fatalf("go@v1: %+v", o)
@@ -144,11 +171,46 @@ func TestBuildAtRef(t *testing.T) {
 	}
 }
 
-func TestJavaDeps(t *testing.T) {
-	deps, v := javaDeps("version = '0.16.0'\ndependencies {\n    api 'io.modelcontextprotocol.sdk:mcp:2.0.0'\n    implementation \"org.yaml:snakeyaml:2.3\"\n" +
-		"    testImplementation 'org.junit.jupiter:junit-jupiter'\n    implementation platform('x:y:1')\n}\n")
-	if d := cmp.Diff([]string{"io.modelcontextprotocol.sdk:mcp:2.0.0", "org.yaml:snakeyaml:2.3"}, deps); d != "" || v != "0.16.0" {
-		t.Errorf("deps (-want +got):\n%s\nversion %q", d, v)
+// TestJavaBuildCheckout runs runners/java/prepare --build-checkout with a stand-in mvn that
+// records the POM it is given: the POM names the dependencies and version the build.gradle
+// declares, and the build hands prepare the jar and those coordinates.
+func TestJavaBuildCheckout(t *testing.T) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no JDK here")
+	}
+	bin := t.TempDir()
+	mvn := "#!/usr/bin/env bash\n" + `pom=""; while [ $# -gt 0 ]; do [ "$1" = -f ] && pom="$2"; shift; done
+d="$(dirname "$pom")"; mkdir -p "$d/target"; cp "$pom" "$d/seen-pom.xml"; touch "$d/target/toolnexus-0.16.0.jar"` + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "mvn"), []byte(mvn), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	root := writeTree(t, map[string]string{"java/src/main/java/A.java": "class A {}\n", "java/build.gradle": "version = '0.16.0'\ndependencies {\n" +
+		"    api 'io.modelcontextprotocol.sdk:mcp:2.0.0'\n    implementation \"org.yaml:snakeyaml:2.3\"\n" +
+		"    testImplementation 'org.junit.jupiter:junit-jupiter'\n    implementation platform('x:y:1')\n}\n"})
+	b := builder(t)
+	o := b.Build(context.Background(), find(t, root), "java")
+	if o.Absent != "" || o.Broken != "" || len(o.Env) != 2 {
+		t.Fatalf("java build = %+v", o)
+	}
+	jar := strings.TrimPrefix(o.Env[0], "TOOLNEXUS_JAVA=")
+	if !strings.HasSuffix(jar, "/target/toolnexus-0.16.0.jar") || !strings.HasPrefix(jar, b.Cache) {
+		t.Errorf("TOOLNEXUS_JAVA = %q, want the jar in the cache's copy", jar)
+	}
+	if o.Env[1] != "TOOLNEXUS_JAVA_DEPS=io.modelcontextprotocol.sdk:mcp:2.0.0 org.yaml:snakeyaml:2.3" {
+		t.Errorf("deps: %q", o.Env[1])
+	}
+	pom, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(jar)), "seen-pom.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<artifactId>snakeyaml</artifactId><version>2.3</version>", "<version>0.16.0</version>"} {
+		if !strings.Contains(string(pom), want) {
+			t.Errorf("the POM lacks %s:\n%s", want, pom)
+		}
+	}
+	if strings.Contains(string(pom), "junit") {
+		t.Errorf("a test dependency reached the POM:\n%s", pom)
 	}
 }
 

@@ -1,8 +1,9 @@
 // Package checkout turns a toolnexus tree (`--toolnexus <checkout>`) into per-implementation
-// environment for the prepare scripts: it finds the ports, builds each with its own
-// ecosystem's tools into the cache (never into the checkout) and says, per port, what it set,
-// what is missing or what broke. The prepare scripts stay the adapter contract: this package
-// only hands them the TOOLNEXUS_* variables a maintainer would otherwise set by hand.
+// environment for the prepare scripts: it finds the ports where their manifests
+// (runners/<port>/port.json) say a tree holds them, copies each into the cache (never
+// writing into the checkout) and has the port's own prepare build it (`--build-checkout`),
+// saying, per implementation, what it set, what is missing or what broke. It knows no port by
+// name: the manifests and the prepare scripts hold every port's recipe.
 package checkout
 
 import (
@@ -10,21 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )
-
-// Layout is where each port with an adapter here lives in a toolnexus tree, and the file that
-// marks it.
-var Layout = []struct{ Port, Dir, Marker string }{
-	{"go", "golang", "go.mod"},
-	{"python", "python", "pyproject.toml"},
-	{"js", "js", "package.json"},
-	{"java", "java", "build.gradle"},
-	{"csharp", "csharp", "src/Toolnexus/Toolnexus.csproj"},
-}
-
-// Var is each port's override variable (the prepare scripts read it).
-var Var = map[string]string{"go": "TOOLNEXUS_GO", "python": "TOOLNEXUS_PYTHON", "js": "TOOLNEXUS_JS",
-	"java": "TOOLNEXUS_JAVA", "csharp": "TOOLNEXUS_CSHARP"}
 
 // otherManifests mark a port in an ecosystem the harness has no adapter for.
 var otherManifests = []string{"deps.edn", "mix.exs", "Cargo.toml", "Package.swift", "composer.json",
@@ -39,8 +29,9 @@ type Tree struct {
 	Unadapted []string
 }
 
-// Find reads a toolnexus tree. It is an error when root holds none of the known ports.
-func Find(root string) (*Tree, error) {
+// Find reads a toolnexus tree with the layouts the manifests give. It is an error when root
+// holds none of those ports.
+func Find(root string, set *ports.Set) (*Tree, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -50,10 +41,16 @@ func Find(root string) (*Tree, error) {
 	}
 	t := &Tree{Root: abs, Ports: map[string]string{}}
 	known := map[string]bool{}
-	for _, l := range Layout {
+	var looked []string
+	for _, m := range set.Ports {
+		if m.Checkout == nil {
+			continue
+		}
+		l := m.Checkout
 		known[l.Dir] = true
-		if exists(filepath.Join(abs, l.Dir, l.Marker)) {
-			t.Ports[l.Port] = filepath.Join(abs, l.Dir)
+		looked = append(looked, l.Dir+"/"+l.Marker)
+		if exists(filepath.Join(abs, l.Dir, filepath.FromSlash(l.Marker))) {
+			t.Ports[m.Name] = filepath.Join(abs, l.Dir)
 		}
 	}
 	entries, _ := os.ReadDir(abs)
@@ -70,9 +67,20 @@ func Find(root string) (*Tree, error) {
 	}
 	sort.Strings(t.Unadapted)
 	if len(t.Ports) == 0 {
-		return nil, fmt.Errorf("--toolnexus %s: no toolnexus port found (looked for golang/go.mod, python/pyproject.toml, js/package.json, java/build.gradle, csharp/)", root)
+		return nil, fmt.Errorf("--toolnexus %s: no toolnexus port found (looked for %s)", root, strings.Join(looked, ", "))
 	}
 	return t, nil
+}
+
+// dirs are the tree folders the manifests name, for extracting a tree at a git ref.
+func dirs(set *ports.Set) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range set.Ports {
+		if m.Checkout != nil {
+			out[m.Checkout.Dir] = true
+		}
+	}
+	return out
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }

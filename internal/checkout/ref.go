@@ -36,19 +36,18 @@ func (b *Builder) atRef(ctx context.Context, t *Tree, ref, impl string) (*Tree, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: git ls-tree %s: %v", impl, ref, err)
 		}
-		var dirs []string
+		var portDirs []string
+		known := dirs(b.Ports)
 		for _, name := range strings.Fields(string(top)) {
-			for _, l := range Layout {
-				if name == l.Dir {
-					dirs = append(dirs, l.Dir)
-				}
+			if known[name] {
+				portDirs = append(portDirs, name)
 			}
 		}
-		if len(dirs) == 0 {
+		if len(portDirs) == 0 {
 			return nil, fmt.Errorf("%s: %s at %s holds no toolnexus port", impl, t.Root, ref)
 		}
 		var log bytes.Buffer
-		cmd := fmt.Sprintf("git -C %q archive --format=tar %s -- %s | tar -x -C %q", t.Root, commit, strings.Join(dirs, " "), dst)
+		cmd := fmt.Sprintf("git -C %q archive --format=tar %s -- %s | tar -x -C %q", t.Root, commit, strings.Join(portDirs, " "), dst)
 		if err := step(ctx, time.Minute, dst, &log, nil, "bash", "-o", "pipefail", "-c", cmd); err != nil {
 			return nil, err
 		}
@@ -56,5 +55,5 @@ func (b *Builder) atRef(ctx context.Context, t *Tree, ref, impl string) (*Tree, 
 			return nil, err
 		}
 	}
-	return Find(dst)
+	return Find(dst, b.Ports)
 }

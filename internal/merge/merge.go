@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
@@ -27,10 +26,11 @@ type Merged struct {
 }
 
 // Merge checks that every input was judged against the same catalogue and suite, then joins
-// their ports in the order a default run shows them (ports.All; releases of a port after it,
-// in input order), whatever order the inputs come in. The same implementation in two inputs is refused: one of the two
-// results would be silently dropped.
-func Merge(in []Input) (*Merged, error) {
+// their ports in the order a default run shows them (the manifests' column order, set.Rank;
+// releases of an implementation after it, in input order), whatever order the inputs come in.
+// The same implementation in two inputs is refused: one of the two results would be silently
+// dropped.
+func Merge(in []Input, set *ports.Set) (*Merged, error) {
 	if len(in) == 0 {
 		return nil, fmt.Errorf("merge: no results.json given")
 	}
@@ -60,15 +60,6 @@ func Merge(in []Input) (*Merged, error) {
 			m.Results = append(m.Results, p.PortResult())
 		}
 	}
-	sort.SliceStable(m.Results, func(i, j int) bool { return rank(m.Results[i].Port) < rank(m.Results[j].Port) })
+	sort.SliceStable(m.Results, func(i, j int) bool { return set.Rank(m.Results[i].Port) < set.Rank(m.Results[j].Port) })
 	return m, nil
-}
-
-// rank is an implementation's column: its port's place in ports.All, unknown ports last.
-func rank(impl string) int {
-	port, _, _ := strings.Cut(impl, "@")
-	if i := slices.Index(ports.All, port); i >= 0 {
-		return i
-	}
-	return len(ports.All)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
@@ -22,6 +23,20 @@ var cat = [][2]string{
 	{"G1.4", "pre-change key sets & <escaping>"},
 	{"G3.1", "a cancel ends a hung load"},
 	{"X.1", "parity with the reference"},
+}
+
+// manifests are the harness's own port manifests: they give the merged columns' order.
+func manifests(t *testing.T) *ports.Set {
+	t.Helper()
+	root, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := ports.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 var versions = result.Versions{Catalogue: "cat0001", Suite: "suite0001"}
@@ -126,7 +141,7 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 		}
 		in = append(in, Input{Path: path, Doc: doc})
 	}
-	m, err := Merge(in)
+	m, err := Merge(in, manifests(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +201,7 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Merge(c.in)
+			_, err := Merge(c.in, manifests(t))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Merge error = %v, want one containing %q", err, c.want)
 			}

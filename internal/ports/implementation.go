@@ -5,17 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 )
 
-// Reference is the implementation name of our Go reference library (runners/go built against
-// reference/). It always runs; its absence is never silent.
+// Reference is the golden implementation's name: golden records from it, diff and mutants
+// compare with it. runners/go/port.json declares it (a harness library, always required).
 const Reference = "reference"
-
-// All is every implementation the suite knows, in report order. `go` is the published Go port
-// (runners/go built against TOOLNEXUS_GO); the others are named after their runners/ folder.
-var All = []string{Reference, "go", "python", "js", "java", "csharp"}
 
 // Implementation is one result column: a port's adapter (runners/<Port>) run against one build
 // of the library. Name is what reports and expectations/<Name>.txt use.
@@ -23,41 +18,51 @@ type Implementation struct {
 	Name string
 	// Port is the runners/ folder whose prepare and adapter serve this implementation.
 	Port string
-	// Release is the library release for a "<port>@<release>" name; empty otherwise.
+	// Release is the library release for a "<name>@<release>" name; empty otherwise.
 	Release string
 	// Env is set for prepare and the adapter, before the run's own extra environment.
 	Env []string
 	// Absent, when set, is why the implementation cannot run here without even preparing it.
 	Absent string
+	// Required: the manifest makes it required on every run, named or not.
+	Required bool
+	// Manifest is the port's port.json; Spec the implementation's entry in it.
+	Manifest *Manifest
+	Spec     ImplSpec
 }
 
 var releaseRe = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
 
-// Resolve turns an implementation name into what runs it.
-func Resolve(name string) (Implementation, error) { return ResolveIn("", name) }
-
-// ResolveIn is Resolve for the harness at root, where a port the harness does not list is
-// still known when root/runners/<port>/prepare exists: adding a port adds no Go code.
+// ResolveIn loads the manifests under root and resolves name there (Set.Resolve).
 func ResolveIn(root, name string) (Implementation, error) {
-	port, release, hasRelease := strings.Cut(name, "@")
-	im := Implementation{Name: name, Port: port, Release: release}
+	s, err := Load(root)
+	if err != nil {
+		return Implementation{Name: name}, err
+	}
+	return s.Resolve(name)
+}
+
+// Resolve turns an implementation name, or "<name>@<release>", into what runs it.
+func (s *Set) Resolve(name string) (Implementation, error) {
+	base, release, hasRelease := strings.Cut(name, "@")
+	im := Implementation{Name: name, Port: base, Release: release}
+	m, spec, ok := s.Spec(base)
+	if !ok {
+		return im, s.unknown(name, base)
+	}
+	im.Port, im.Manifest, im.Spec, im.Required = m.Name, m, spec, spec.Required
 	switch {
 	case hasRelease && !releaseRe.MatchString(release):
 		return im, fmt.Errorf("implementation %q: release %q is not a version", name, release)
-	case port == Reference && hasRelease:
-		return im, fmt.Errorf("implementation %q: the reference has no releases", name)
-	case port == Reference:
-		im.Port = "go"
-		// An inherited TOOLNEXUS_GO must not turn the reference into the published port.
-		im.Env = []string{"TOOLNEXUS_GO="}
-	case port == "go" && !hasRelease:
-		if os.Getenv("TOOLNEXUS_GO") == "" {
-			im.Absent = "TOOLNEXUS_GO is not set (a checkout's golang/ folder); the reference runs as `reference`"
-		}
-	case slices.Contains(All, port) && port != Reference:
-	case root != "" && validPort(port) && fileExists(filepath.Join(root, "runners", port, "prepare")):
-	default:
-		return im, fmt.Errorf("unknown implementation %q (known: %s, or <port>@<release>)", name, strings.Join(All, ", "))
+	case hasRelease && spec.HarnessLibrary():
+		return im, fmt.Errorf("implementation %q: %s runs the harness's own library, which has no releases", name, base)
+	}
+	if spec.HarnessLibrary() && m.Override != "" {
+		// An inherited override must not turn the harness's library into the published port.
+		im.Env = append(im.Env, m.Override+"=")
+	}
+	if spec.NeedsOverride != "" && !hasRelease && os.Getenv(m.Override) == "" {
+		im.Absent = spec.NeedsOverride
 	}
 	if hasRelease {
 		// prepare scripts that know releases read this; one that does not says not present.
@@ -66,6 +71,13 @@ func ResolveIn(root, name string) (Implementation, error) {
 	return im, nil
 }
 
-var portRe = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+// unknown says what names are known, and points at a folder that lacks only its manifest.
+func (s *Set) unknown(name, base string) error {
+	hint := ""
+	if portRe.MatchString(base) && fileExists(filepath.Join(s.Root, "runners", base, "prepare")) {
+		hint = fmt.Sprintf("; runners/%s has a prepare but no %s", base, ManifestName)
+	}
+	return fmt.Errorf("unknown implementation %q (known: %s, or <name>@<release>)%s", name, strings.Join(s.Names(), ", "), hint)
+}
 
-func validPort(p string) bool { return portRe.MatchString(p) }
+var portRe = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)

@@ -1,6 +1,7 @@
-// Package ports finds each port's adapter and gets it ready to run. A port whose prepare
-// exits 3 is "not present" with a reason (never a pass, never a failure); any other prepare
-// failure is "broken": a red result with the prepare output's tail.
+// Package ports reads each port's manifest (runners/<port>/port.json, manifest.go), resolves
+// implementation names, and gets a port's adapter ready to run. A port whose prepare exits 3
+// is "not present" with a reason (never a pass, never a failure); any other prepare failure
+// is "broken": a red result with the prepare output's tail.
 package ports
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -78,14 +80,53 @@ type Ready struct {
 // reason on stderr; anything else is *Broken with the prepare output's tail. When ctx ends
 // first the error is *Stopped.
 func Prepare(ctx context.Context, root, cache, port string, timeout time.Duration, env ...string) (*Ready, error) {
+	out, errb, err := runPrepare(ctx, root, cache, port, timeout, nil, env)
+	if err != nil {
+		return nil, err
+	}
+	argv, perr := parseCommand(rawLastLine(out))
+	if perr != nil {
+		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb, 20)}
+	}
+	return &Ready{Port: port, Argv: argv}, nil
+}
+
+// BuildCheckout runs `runners/<port>/prepare --build-checkout dir`: the port's one recipe
+// for building a checkout's copy of it (port.json "build": true). It prints NAME=value lines,
+// the environment prepare and the adapter then run with; exit 3 is not present (a tool is
+// missing), any other failure *Broken. log is everything it wrote on stderr.
+func BuildCheckout(ctx context.Context, root, cache, port, dir string, timeout time.Duration, env ...string) (vars []string, log string, err error) {
+	out, log, err := runPrepare(ctx, root, cache, port, timeout, []string{"--build-checkout", dir}, env)
+	if err != nil {
+		return nil, log, err
+	}
+	if strings.TrimSpace(out) == "" {
+		return nil, log, &Broken{port, "prepare --build-checkout printed no NAME=value line", tailLines(log, 20)}
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		l = strings.TrimRight(l, "\r")
+		name, _, ok := strings.Cut(l, "=")
+		if !ok || !envNameRe.MatchString(name) {
+			return nil, log, &Broken{port, fmt.Sprintf("prepare --build-checkout printed %q, not NAME=value", safetext.Short(l, 200)), tailLines(log, 20)}
+		}
+		vars = append(vars, l)
+	}
+	return vars, log, nil
+}
+
+var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// runPrepare runs the port's prepare with args and returns its stdout and stderr, or the
+// *NotPresent, *Broken or *Stopped its ending says.
+func runPrepare(ctx context.Context, root, cache, port string, timeout time.Duration, args, env []string) (string, string, error) {
 	script := filepath.Join(root, "runners", port, "prepare")
 	if _, err := os.Stat(script); err != nil {
-		return nil, &NotPresent{port, "no adapter in runners/" + port}
+		return "", "", &NotPresent{port, "no adapter in runners/" + port}
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", script)
+	cmd := exec.CommandContext(ctx, "bash", append([]string{script}, args...)...)
 	cmd.Dir = filepath.Join(root, "runners", port)
 	cmd.Env = append(append(os.Environ(), "CONFORMANCE_CACHE="+cache, "CONFORMANCE_ROOT="+root), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -94,28 +135,25 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	stderr := errb.String()
 	if parent.Err() != nil {
-		return nil, &Stopped{port, context.Cause(parent)}
+		return "", stderr, &Stopped{port, context.Cause(parent)}
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, &Broken{port, fmt.Sprintf("prepare took longer than %s (--prepare-timeout)", timeout), tailLines(errb.String(), 20)}
+		return "", stderr, &Broken{port, fmt.Sprintf("prepare took longer than %s (--prepare-timeout)", timeout), tailLines(stderr, 20)}
 	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
+		return out.String(), stderr, nil
 	case errors.As(err, &exit) && exit.ExitCode() == 3:
-		return nil, &NotPresent{port, cleanReason(port, lastLine(errb.String(), "prepare said not present"))}
+		return "", stderr, &NotPresent{port, cleanReason(port, lastLine(stderr, "prepare said not present"))}
 	case errors.As(err, &exit):
-		return nil, &Broken{port, fmt.Sprintf("prepare failed (exit %d): %s", exit.ExitCode(),
-			lastLine(errb.String(), "no output")), tailLines(errb.String(), 20)}
+		return "", stderr, &Broken{port, fmt.Sprintf("prepare failed (exit %d): %s", exit.ExitCode(),
+			lastLine(stderr, "no output")), tailLines(stderr, 20)}
 	default:
-		return nil, &Broken{port, "prepare could not run: " + err.Error(), tailLines(errb.String(), 20)}
+		return "", stderr, &Broken{port, "prepare could not run: " + err.Error(), tailLines(stderr, 20)}
 	}
-	argv, perr := parseCommand(rawLastLine(out.String()))
-	if perr != nil {
-		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb.String(), 20)}
-	}
-	return &Ready{Port: port, Argv: argv}, nil
 }
 
 // cleanReason drops a "not present:" prefix a script already wrote, so it is not said twice.
@@ -168,7 +206,6 @@ func rawLastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// tailLines is the last n lines of s, as lines.
 // tailLines is the output's last n lines, each escaped and capped, the whole capped too.
 func tailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

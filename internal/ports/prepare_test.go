@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ func TestConcurrentPreparesDoNotInterfere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im, err := Resolve(Reference)
+	im, err := ResolveIn(root, Reference)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,17 +59,28 @@ func TestConcurrentPreparesDoNotInterfere(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	t.Setenv("TOOLNEXUS_GO", "")
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, want := range map[string]string{"reference": "go", "python": "python", "js@0.15.0": "js"} {
-		im, err := Resolve(name)
+		im, err := set.Resolve(name)
 		if err != nil || im.Port != want {
 			t.Errorf("%s: port %q err %v, want %q", name, im.Port, err, want)
 		}
 	}
-	if im, _ := Resolve("go"); im.Absent == "" {
+	if im, _ := set.Resolve("reference"); !im.Required || !slices.Contains(im.Env, "TOOLNEXUS_GO=") {
+		t.Errorf("the reference must be required and clear TOOLNEXUS_GO: %+v", im)
+	}
+	if im, _ := set.Resolve("go"); im.Absent == "" {
 		t.Error("go without TOOLNEXUS_GO must be not present")
 	}
 	for _, bad := range []string{"pyhton", "reference@1.0", "js@", "js@../x"} {
-		if _, err := Resolve(bad); err == nil {
+		if _, err := set.Resolve(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

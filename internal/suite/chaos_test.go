@@ -60,6 +60,10 @@ func chaosRoot(t testing.TB, root string, modes ...string) string {
 		if err := os.WriteFile(filepath.Join(runner, "prepare"), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		manifest := `{"name": "chaos-` + mode + `", "language": "Go", "implementations": [{"name": "chaos-` + mode + `"}]}`
+		if err := os.WriteFile(filepath.Join(runner, ports.ManifestName), []byte(manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }

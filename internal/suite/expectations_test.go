@@ -260,7 +260,7 @@ func TestReleaseColumnFindsThePortsExpectations(t *testing.T) {
 		"js@0.15.0":      "js@0.15.0.txt", // its own file wins
 		"python":         "python.txt",
 	} {
-		im, err := ports.ResolveIn(root, name)
+		im, err := ports.ResolveIn(realRoot(t), name) // the harness's manifests, these expectations
 		if err != nil {
 			t.Fatal(err)
 		}

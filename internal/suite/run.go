@@ -33,8 +33,8 @@ import (
 // Options configure one run.
 type Options struct {
 	Root, Cache string
-	// Ports are the implementation names to run (reference, go, python, js, java, csharp,
-	// <port>@<release>).
+	// Ports are the implementation names to run, as the manifests (runners/*/port.json) name
+	// them, or <name>@<release>.
 	Ports           []string
 	Tags            string
 	CallTimeout     time.Duration
@@ -149,6 +149,10 @@ func Validate(o Options) (*input, error) {
 	if len(o.Ports) == 0 {
 		return nil, errors.New("--ports: no implementation to run")
 	}
+	set, err := ports.Load(o.Root)
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var errs []string
 	for _, name := range o.Ports {
@@ -156,7 +160,7 @@ func Validate(o Options) (*input, error) {
 			return nil, fmt.Errorf("--ports: %q is named twice", name)
 		}
 		seen[name] = true
-		im, err := ports.ResolveIn(o.Root, name)
+		im, err := set.Resolve(name)
 		if err != nil {
 			errs = append(errs, "--ports: "+err.Error())
 			continue
@@ -228,7 +232,7 @@ func cause(ctx context.Context) string {
 func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *result.PortResult {
 	im, name := in.impls[i], in.impls[i].Name
 	res := &result.PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
-		Required: name == ports.Reference || slices.Contains(o.Required, name)}
+		Required: im.Required || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
 	progress(o, "%-9s preparing the adapter…", name)
@@ -267,10 +271,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	// The port's error table judges what its library raised (SPEC.md §3). A folder without
 	// one has every port error judged "failed" (said once); a table that does not parse
 	// cannot judge anything, so the implementation is broken.
-	errTable, err := errkind.Load(filepath.Join(o.Root, "runners", im.Port, "errors.json"))
+	errFile := im.Manifest.ErrorTable()
+	errTable, err := errkind.Load(filepath.Join(o.Root, "runners", im.Port, errFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		progress(o, "%-9s no runners/%s/errors.json: every error of the port is judged failed", name, im.Port)
+		progress(o, "%-9s no runners/%s/%s: every error of the port is judged failed", name, im.Port, errFile)
 	case err != nil:
 		res.Broken, res.Reason = true, safetext.Line(err.Error())
 		progress(o, "%-9s BROKEN: %s", name, res.Reason)

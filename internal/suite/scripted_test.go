@@ -34,8 +34,18 @@ func scriptedRoot(t *testing.T, expectations string) string {
 	}
 	copyFile(t, "testdata/scripted-prepare", filepath.Join(runner, "prepare"))
 	copyFile(t, "testdata/scripted-adapter", filepath.Join(runner, "adapter"))
+	copyFile(t, filepath.Join(real, "runners", "python", ports.ManifestName), filepath.Join(runner, ports.ManifestName))
 	if expectations != "" {
 		writeFile(t, filepath.Join(root, "expectations", "python.txt"), expectations)
+	}
+	return root
+}
+
+func realRoot(t *testing.T) string {
+	t.Helper()
+	root, err := ports.Root()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return root
 }
@@ -265,6 +275,8 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 		}
 		copyFile(t, "testdata/scripted-prepare", filepath.Join(dir, "prepare"))
 		copyFile(t, "testdata/scripted-adapter", filepath.Join(dir, "adapter"))
+		// The real manifest: `go` is not present without TOOLNEXUS_GO because runners/go says so.
+		copyFile(t, filepath.Join(realRoot(t), "runners", port, ports.ManifestName), filepath.Join(dir, ports.ManifestName))
 	}
 	exe, _ := os.Executable()
 	rs, err := Run(context.Background(), Options{Root: root, Cache: t.TempDir(),

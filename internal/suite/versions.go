@@ -24,7 +24,9 @@ func SuiteVersions(root string) (result.Versions, error) {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			if ext := filepath.Ext(p); ext == ".go" { // schema's loader code is not the contract
+			// schema's loader code is not the contract, nor the port manifests' schema (which
+			// says how ports are found and built, not how they are judged).
+			if filepath.Ext(p) == ".go" || filepath.Base(p) == "port.schema.json" {
 				return nil
 			}
 			rel, _ := filepath.Rel(root, p)
