@@ -26,17 +26,22 @@ type pool struct {
 	replacing sync.WaitGroup
 	fresh     chan *adapter.Process // replacements as they come up (nil: one failed to start)
 
-	mu      sync.Mutex
-	inUse   int           // processes held by scenarios (or being started for one)
-	changed chan struct{} // closed (and renewed) when inUse or the breaker changes
-	pending int           // replacements started and not yet claimed by an Acquire
-	spare   bool          // a spare was started at the first break (see Release)
-	idle    []*adapter.Process
-	closed  bool
-	starts  int           // processes started, for the bench's start-up figure
-	spent   time.Duration // time spent starting them (start, hello, warm-up)
-	breaker breaker
-	leaks   []adapter.Leak // left by every process closed so far
+	mu           sync.Mutex
+	inUse        int           // processes held by scenarios (or being started for one)
+	changed      chan struct{} // closed (and renewed) when inUse or the breaker changes
+	pending      int           // replacements started and not yet claimed by an Acquire
+	spare        bool          // a spare was started at the first break (see Release)
+	idle         []*adapter.Process
+	closed       bool
+	starts       int           // processes started, for the bench's start-up figure
+	spent        time.Duration // time spent starting them (start, hello, warm-up)
+	filled       bool          // fill is over: every start from now on is a replacement
+	replaced     int           // replacements started (after the fill)
+	replaceSpent time.Duration // time spent starting them
+	waits        int           // Acquires that found no process free and waited for a start
+	waited       time.Duration // time they waited
+	breaker      breaker
+	leaks        []adapter.Leak // left by every process closed so far
 
 	helloOps []any       // the ops the adapter said hello with
 	noWarm   atomic.Bool // a warm-up broke an adapter: start the others cold
@@ -117,6 +122,15 @@ func (p *pool) acquire(ctx context.Context, filling bool) (*adapter.Process, err
 		}
 		stale = append(stale, proc)
 	}
+	waitFrom, after := time.Now(), p.filled
+	defer func() {
+		if after {
+			p.mu.Lock()
+			p.waits++
+			p.waited += time.Since(waitFrom)
+			p.mu.Unlock()
+		}
+	}()
 	if p.pending > 0 {
 		// A replacement is on its way: wait for it rather than start one more.
 		p.pending--
@@ -269,6 +283,10 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 	p.mu.Lock()
 	p.starts++
 	p.spent += time.Since(began)
+	if p.filled {
+		p.replaced++
+		p.replaceSpent += time.Since(began)
+	}
 	p.mu.Unlock()
 	return proc, nil
 }
@@ -350,6 +368,9 @@ func (p *pool) fill(ctx context.Context) {
 	for _, proc := range procs {
 		p.Release(proc, false)
 	}
+	p.mu.Lock()
+	p.filled = true
+	p.mu.Unlock()
 }
 
 // close shuts every idle process down (scenarios have released theirs by now) and returns
@@ -381,6 +402,17 @@ func (p *pool) close() []adapter.Leak {
 	leaks := p.leaks
 	p.leaks = nil
 	return leaks
+}
+
+// replacements is how many processes were started after the fill and their mean start, and
+// how many Acquires waited for a start and for how long in all.
+func (p *pool) replacements() (n int, mean time.Duration, waits int, waited time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replaced > 0 {
+		mean = p.replaceSpent / time.Duration(p.replaced)
+	}
+	return p.replaced, mean, p.waits, p.waited
 }
 
 // startCost is the mean time one adapter took to start and answer hello, and how many started.

@@ -400,6 +400,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	res.Timing.Scenarios = time.Since(ran)
 	res.Timing.Start, res.Timing.Starts = adapters.startCost()
+	res.Timing.Replacements, res.Timing.ReplaceStart, res.Timing.Waits, res.Timing.Waited = adapters.replacements()
 	features.sortOutcomes(res.Scenarios)
 	res.fillNotRun(ctx, in)
 	if ctx.Err() != nil {
