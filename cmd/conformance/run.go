@@ -68,7 +68,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 	return suite.Options{
 		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs, AsWritten: c.asWritten,
+		StdioArgv: stdioArgv(exe), Jobs: c.jobs, AsWritten: c.asWritten,
 		Strict: c.strict, NoRetry: c.noRetry,
 	}, nil
 }
