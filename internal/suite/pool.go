@@ -236,6 +236,12 @@ func (p *pool) Release(proc *adapter.Process, cutAtBound bool) (struck bool) {
 		why = firstLine(fmt.Sprint(err))
 	}
 	p.mu.Lock()
+	if p.closed { // given back after close, which did not see it
+		p.leave()
+		p.mu.Unlock()
+		p.retire(proc)
+		return false
+	}
 	if !broken {
 		p.idle = append(p.idle, proc)
 		p.leave()
