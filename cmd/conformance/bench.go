@@ -35,7 +35,8 @@ import (
 //	repl. wait  what scenarios waited for a process to start because none was free (count,
 //	            total): what warm spares save
 //	harness CPU the runner's own user+sys CPU per scenario (fakes, godog, schema checks,
-//	            reports), and its children's (adapters and what they start, stdio fakes too)
+//	            reports), and its children's (adapters and what they start, stdio fakes too,
+//	            and prepare: a build that is not cached counts there)
 func cmdBench(args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var c common
@@ -121,7 +122,7 @@ func cmdBench(args []string) int {
 			m.retries, fmt.Sprintf("%d (%s)", m.replaced, ms(m.replaceStart)), fmt.Sprintf("%d: %s", m.waits, ms(m.replaceWait)))
 	}
 	sort.Slice(cpus, func(i, j int) bool { return cpus[i].self < cpus[j].self })
-	fmt.Printf("\nharness CPU, median run: %s\n", cpus[len(cpus)/2])
+	fmt.Printf("\nmedian run by CPU: %s\n", cpus[len(cpus)/2])
 	type slow struct {
 		name string
 		mean time.Duration
