@@ -14,8 +14,11 @@ all: test
 bundle:
 	$(GO) generate .
 
+# The stdio fake on its own is built second, beside the CLI: conformance uses it only when it
+# is no older than itself (see cmd/conformance/fakestdio.go).
 build: bundle
 	$(GO) build -ldflags "-X main.buildVersion=$$(git describe --tags --always --dirty 2>/dev/null)" -o $(BIN) ./cmd/conformance
+	$(GO) build -ldflags "-X main.buildVersion=$$(git describe --tags --always --dirty 2>/dev/null)" -o $(BIN)-fake-mcp-stdio ./cmd/conformance-fake-mcp-stdio
 
 # Every implementation that is present (the reference always); absent ones say why.
 # PORTS=reference,go,python runs those and makes them required (not present = failure).

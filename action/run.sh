@@ -5,7 +5,8 @@ set -uo pipefail
 bin="$RUNNER_TEMP/conformance-bin"
 mkdir -p "$bin"
 if [ "$CONFORMANCE_VERSION" = local ]; then
-	(cd "$GITHUB_ACTION_PATH" && make -s build && cp bin/conformance "$bin/") || {
+	# -p keeps the stdio fake no older than the CLI, which it must be to be used.
+	(cd "$GITHUB_ACTION_PATH" && make -s build && cp -p bin/conformance bin/conformance-fake-mcp-stdio "$bin/") || {
 		echo "::error::could not build the conformance CLI from $GITHUB_ACTION_PATH"
 		echo "exit-code=2" >>"$GITHUB_OUTPUT"
 		exit 0
@@ -16,6 +17,10 @@ else
 		echo "exit-code=2" >>"$GITHUB_OUTPUT"
 		exit 0
 	}
+	# The stdio fake on its own starts far faster than the CLI; a version without it still
+	# works (the CLI serves the fake itself).
+	GOBIN="$bin" go install "github.com/muthuishere/toolnexus-conformance/cmd/conformance-fake-mcp-stdio@$CONFORMANCE_VERSION" 2>/dev/null ||
+		echo "conformance-fake-mcp-stdio@$CONFORMANCE_VERSION not installed: the CLI serves the stdio fake itself"
 fi
 "$bin/conformance" version
 

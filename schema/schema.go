@@ -88,10 +88,13 @@ func (p *Protocol) ValidateRequest(line []byte) error { return validate(p.reques
 
 // ValidateResponse checks one response line and, when it is a success, its result for op.
 func (p *Protocol) ValidateResponse(op string, line []byte) error {
-	if err := validate(p.response, line); err != nil {
-		return err
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+	if err != nil {
+		return fmt.Errorf("not JSON: %v", err)
 	}
-	v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+	if err := p.response.Validate(v); err != nil {
+		return fmt.Errorf("%s", flatten(err))
+	}
 	m, _ := v.(map[string]any)
 	if ok, _ := m["ok"].(bool); !ok {
 		return nil

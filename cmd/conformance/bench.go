@@ -30,6 +30,14 @@ import (
 //	            bound (bound + margin) and each teardown check that ran out its 5 s grace
 //	quick/retried  stall scenarios judged on their quick first attempt / judged as written
 //	            because that attempt proved nothing (steps/quick.go)
+//	retries     attempts beyond the first (a red or inconclusive attempt tried again)
+//	replaced    processes started after the fill, each for one discarded (broken, cut at a
+//	            bound, retired for a retry), with their mean start-up
+//	repl. wait  what scenarios waited for a process to start because none was free (count,
+//	            total): what warm spares save
+//	harness CPU the runner's own user+sys CPU per scenario (fakes, godog, schema checks,
+//	            reports), and its children's (adapters and what they start, stdio fakes too,
+//	            and prepare: a build that is not cached counts there)
 func cmdBench(args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var c common
@@ -38,6 +46,8 @@ func cmdBench(args []string) int {
 	tags := fs.String("tags", "", "godog tag expression")
 	top := fs.Int("top", 10, "how many of the slowest scenarios to list")
 	timeline := fs.Bool("timeline", false, "print each progress line with its time since the run started")
+	var prof cpuProfile
+	prof.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -57,20 +67,33 @@ func cmdBench(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
+	stop, err := prof.start()
+	if err != nil {
+		return usageErr(err)
+	}
+	defer stop()
 	rows := map[string][]benchRow{}
 	per := map[string][]time.Duration{}
+	var cpus []runCPU
 	code := 0
 	for i := 0; i < *runs; i++ {
 		start := time.Now()
 		if *timeline {
 			opts.Progress = &stamped{start: start}
 		}
+		self0, children0 := cpuTimes()
 		results, _, err := runImpls(context.Background(), &c, opts, "", *tags)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance:", err)
 			return 2
 		}
-		fmt.Printf("run %d: %s wall for %s\n", i+1, time.Since(start).Round(time.Millisecond), strings.Join(chosen, ","))
+		self1, children1 := cpuTimes()
+		cpu := runCPU{self: self1 - self0, children: children1 - children0}
+		for _, r := range results {
+			cpu.scenarios += len(r.Scenarios)
+		}
+		cpus = append(cpus, cpu)
+		fmt.Printf("run %d: %s wall for %s; %s\n", i+1, time.Since(start).Round(time.Millisecond), strings.Join(chosen, ","), cpu)
 		for _, r := range results {
 			if r.Red() || !r.Present {
 				code = 1
@@ -86,7 +109,7 @@ func cmdBench(args []string) int {
 			}
 		}
 	}
-	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s %10s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled", "fail waits")
+	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s %10s %7s %16s %16s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled", "fail waits", "retries", "replaced (start)", "repl. wait")
 	for _, port := range chosen {
 		rs := rows[port]
 		if len(rs) == 0 {
@@ -94,10 +117,13 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s %7d %16s %16s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
 			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n,
-			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled), ms(m.waited/time.Duration(max(m.jobs, 1))))
+			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled), ms(m.waited/time.Duration(max(m.jobs, 1))),
+			m.retries, fmt.Sprintf("%d (%s)", m.replaced, ms(m.replaceStart)), fmt.Sprintf("%d: %s", m.waits, ms(m.replaceWait)))
 	}
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i].self < cpus[j].self })
+	fmt.Printf("\nmedian run by CPU: %s\n", cpus[len(cpus)/2])
 	type slow struct {
 		name string
 		mean time.Duration
@@ -126,12 +152,17 @@ type benchRow struct {
 	starts, jobs, n                  int
 	quick, retried                   int // scenarios judged on a quick attempt / as written after a void one
 	settled, waited                  time.Duration
+	retries                          int // attempts beyond the first
+	replaced, waits                  int
+	replaceStart, replaceWait        time.Duration
 }
 
 func newBenchRow(r *result.PortResult) benchRow {
-	b := benchRow{wall: r.Timing.Wall, prepare: r.Timing.Prepare, start: r.Timing.Start,
-		starts: r.Timing.Starts, jobs: r.Timing.Jobs, n: len(r.Scenarios)}
+	t := r.Timing
+	b := benchRow{wall: t.Wall, prepare: t.Prepare, start: t.Start, starts: t.Starts, jobs: t.Jobs, n: len(r.Scenarios),
+		replaced: t.Replacements, replaceStart: t.ReplaceStart, waits: t.Waits, replaceWait: t.Waited}
 	for _, o := range r.Scenarios {
+		b.retries += max(0, len(o.Attempts)-1)
 		b.sum += o.Elapsed
 		if o.Quick {
 			b.quick++
@@ -151,6 +182,20 @@ func (b benchRow) ratio() float64 {
 		return 0
 	}
 	return float64(b.wall) / float64(b.floor)
+}
+
+// runCPU is one run's CPU: the harness process's own and its children's.
+type runCPU struct {
+	self, children time.Duration
+	scenarios      int
+}
+
+func (c runCPU) String() string {
+	per := func(d time.Duration) string {
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)/float64(max(c.scenarios, 1)))
+	}
+	return fmt.Sprintf("harness CPU %s (%s per scenario), children %s (%s per scenario)",
+		ms(c.self), per(c.self), ms(c.children), per(c.children))
 }
 
 func ms(d time.Duration) string { return d.Round(time.Millisecond).String() }

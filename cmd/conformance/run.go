@@ -69,7 +69,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 	return suite.Options{
 		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: c.jobs, AsWritten: c.asWritten,
+		StdioArgv: stdioArgv(exe), Jobs: c.jobs, AsWritten: c.asWritten,
 		Strict: c.strict, NoRetry: c.noRetry,
 	}, nil
 }
@@ -159,9 +159,16 @@ func cmdRun(args []string, golden bool) int {
 	verbose := fs.Bool("verbose", false, verboseUsage)
 	update := fs.Bool("update-expected", false, "rewrite expectations/<impl>.txt for the scenarios this run selected")
 	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
+	var prof cpuProfile
+	prof.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return usageErr(err)
+	}
+	defer stopProfile()
 	if fs.NArg() > 0 {
 		return usageErr(fmt.Errorf("unexpected argument %q (flags come before nothing else)", fs.Arg(0)))
 	}

@@ -28,6 +28,7 @@ type procInfo struct {
 	pid, ppid, pgrp, session int
 	state                    byte
 	comm                     string
+	start                    uint64 // clock ticks after boot at which it was forked
 }
 
 func readProc(pid int) (procInfo, bool) {
@@ -41,14 +42,21 @@ func readProc(pid int) (procInfo, bool) {
 		return procInfo{}, false
 	}
 	f := strings.Fields(string(b[close+1:]))
-	if len(f) < 4 {
+	if len(f) < 20 {
 		return procInfo{}, false
 	}
 	pi := procInfo{pid: pid, comm: string(b[open+1 : close]), state: f[0][0]}
 	pi.ppid, _ = strconv.Atoi(f[1])
 	pi.pgrp, _ = strconv.Atoi(f[2])
 	pi.session, _ = strconv.Atoi(f[3])
+	pi.start, _ = strconv.ParseUint(f[19], 10, 64) // field 22, starttime
 	return pi, true
+}
+
+// startTime is when pid was forked, in clock ticks after boot (0 when unknown).
+func startTime(pid int) uint64 {
+	pi, _ := readProc(pid)
+	return pi.start
 }
 
 func allProcs() map[int]procInfo {
@@ -116,8 +124,10 @@ func (p *Process) descendants() map[int]procInfo {
 		if _, seen := out[pid]; seen || pid == self || pid == p.pid {
 			continue
 		}
-		// Its process group (members orphaned by its death included), or its token.
-		if pi.pgrp == p.pid || p.hasToken(pid) {
+		// Its process group (members orphaned by its death included), or its token. Only a
+		// process forked after the adapter can carry the token (it was made for this adapter
+		// just before its start): the older ones, most of a busy machine's, are not read.
+		if pi.pgrp == p.pid || (pi.start >= p.born && p.hasToken(pid)) {
 			out[pid] = pi
 			walk(pid)
 		}

@@ -10,4 +10,6 @@ type procInfo struct{}
 
 func (p *Process) descendants() map[int]procInfo { return nil }
 
+func startTime(int) uint64 { return 0 }
+
 func (p *Process) sweep(map[int]procInfo) []Leak { return nil }

@@ -108,6 +108,7 @@ type Process struct {
 	cfg   Config
 	token string
 	pid   int
+	born  uint64 // its fork time in clock ticks after boot (descendants_linux.go), 0 if unknown
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd
@@ -189,6 +190,7 @@ func Start(cfg Config) (*Process, error) {
 		return nil, fmt.Errorf("adapter %q would not start: %s", cfg.Port, safetext.Line(err.Error()))
 	}
 	p.cgroup = cg
+	p.born = startTime(cmd.Process.Pid)
 	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR, p.cb = cmd, cmd.Process.Pid, inW, outR, errR, cbW
 	p.lines = make(chan item, 4)
 	p.quit = make(chan struct{})

@@ -5,10 +5,19 @@ import "time"
 // Timing is where one implementation's wall time went; `conformance bench` prints it.
 // It never decides a verdict.
 type Timing struct {
-	Wall      time.Duration // the implementation's whole run, prepare included
-	Prepare   time.Duration // runners/<port>/prepare (build, venv, …)
-	Start     time.Duration // mean time one adapter process took to start and answer hello
-	Starts    int           // adapter processes started (the first, one per extra job, replacements)
+	Wall    time.Duration // the implementation's whole run, prepare included
+	Prepare time.Duration // runners/<port>/prepare (build, venv, …)
+	Start   time.Duration // mean time one adapter process took to start and answer hello
+	Starts  int           // adapter processes started (the first, one per extra job, spares, replacements)
+	// Replacements are the processes started after the pool's fill, each for one that was
+	// discarded (broken, cut at a bound, retired for a retry); ReplaceStart is their mean
+	// start (start, hello, warm-up).
+	Replacements int
+	ReplaceStart time.Duration
+	// Waits counts the scenarios that found no live process free and waited for one to
+	// start; Waited is the time they spent so.
+	Waits     int
+	Waited    time.Duration
 	Scenarios time.Duration // wall time of the godog run (all scenarios, Jobs at a time)
 	Jobs      int           // scenarios run at once
 }

@@ -14,33 +14,57 @@ import (
 // pool hands each running scenario its own adapter process, so the scenarios of one
 // implementation can run side by side (--jobs). At most size processes are in use at
 // once; a process comes back to the idle list after its scenario, and one that broke
-// (crashed, timed out, was abandoned at a bound) is closed and never handed out again.
+// (crashed, timed out, was abandoned at a bound, was retired for a retry) is closed and
+// never handed out again.
+//
+// Warm spares: the pool keeps a few processes more than size started, hello said and warmed
+// up, so a scenario after a discard takes a ready one instead of waiting for a runtime start
+// (a JVM, CPython importing the library: seconds on a loaded machine). Each discard starts
+// its replacement in the background at once. A spare is a separate fresh process, started
+// like any other: nothing of the discarded one carries over (that one and its children are
+// killed and judged for leaks as before).
+//
 // The pool holds the implementation's breaker (breaker.go): failures are counted across all
-// its processes, and once it trips no process is handed out any more.
+// its processes, and once it trips no process is handed out or started any more.
 type pool struct {
 	cfg    adapter.Config
 	size   int
 	ctx    context.Context
-	cancel context.CancelFunc // ends replacements still starting when the run is over
+	cancel context.CancelFunc // ends spares still starting when the run is over
 
-	replacing sync.WaitGroup
-	fresh     chan *adapter.Process // replacements as they come up (nil: one failed to start)
+	starting sync.WaitGroup // background starts, waited for by close
+	retiring sync.WaitGroup // background kills of discarded processes, waited for by close
 
-	mu      sync.Mutex
-	inUse   int           // processes held by scenarios (or being started for one)
-	changed chan struct{} // closed (and renewed) when inUse or the breaker changes
-	pending int           // replacements started and not yet claimed by an Acquire
-	spare   bool          // a spare was started at the first break (see Release)
-	idle    []*adapter.Process
-	closed  bool
-	starts  int           // processes started, for the bench's start-up figure
-	spent   time.Duration // time spent starting them (start, hello, warm-up)
-	breaker breaker
-	leaks   []adapter.Leak // left by every process closed so far
+	mu       sync.Mutex
+	inUse    int           // scenarios holding a process (or being given one)
+	changed  chan struct{} // closed (and renewed) when inUse, idle, a start or the breaker changes
+	idle     []*adapter.Process
+	live     int  // processes started or starting and not yet retired: held, idle, spares
+	inFlight int  // background starts not yet done
+	spares   int  // processes the pool keeps beyond size once filled (see topUp)
+	filled   bool // fill is over: every start from now on is a spare
+	closed   bool
+	breaker  breaker
+	leaks    []adapter.Leak // left by every process closed so far
+
+	starts       int           // processes started, for the bench's start-up figure
+	spent        time.Duration // time spent starting them (start, hello, warm-up)
+	replaced     int           // processes started after the fill
+	replaceSpent time.Duration // time spent starting those
+	waits        int           // Acquires that found no process ready and waited for a start
+	waited       time.Duration // time they waited
 
 	helloOps []any       // the ops the adapter said hello with
 	noWarm   atomic.Bool // a warm-up broke an adapter: start the others cold
 }
+
+// Spares: one from the fill; a second once a scenario still had to wait (discards come in
+// bursts: a port that ignores cancels is cut at several bounds at once), never more than the
+// jobs. Each is a whole adapter process (a JVM holds 100 MB or more), hence so few.
+const (
+	firstSpares = 1
+	maxSpares   = 2
+)
 
 func newPool(ctx context.Context, cfg adapter.Config, size, threshold int) *pool {
 	if size < 1 {
@@ -48,10 +72,10 @@ func newPool(ctx context.Context, cfg adapter.Config, size, threshold int) *pool
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	return &pool{cfg: cfg, size: size, ctx: ctx, cancel: cancel, changed: make(chan struct{}),
-		fresh: make(chan *adapter.Process, size+2), breaker: breaker{threshold: threshold}}
+		breaker: breaker{threshold: threshold}}
 }
 
-// notify wakes every Acquire waiting for room. Callers hold mu.
+// notify wakes every Acquire waiting for room or for a process. Callers hold mu.
 func (p *pool) notify() {
 	close(p.changed)
 	p.changed = make(chan struct{})
@@ -63,10 +87,37 @@ func (p *pool) leave() {
 	p.notify()
 }
 
+// topUp starts, in the background, as many processes as keep size + spares alive. Callers
+// hold mu. Nothing is started before the fill, after close or once the breaker tripped.
+func (p *pool) topUp() {
+	for p.filled && !p.closed && p.breaker.dead == "" && p.ctx.Err() == nil && p.live < p.size+p.spares {
+		p.live++
+		p.inFlight++
+		p.starting.Add(1)
+		go p.startSpare()
+	}
+}
+
+// startSpare starts one process for the idle list. One that will not start is not a strike
+// by itself: an Acquire that finds nothing ready starts its own, which strikes and says why
+// if it fails too; so a failed spare is not started again here.
+func (p *pool) startSpare() {
+	defer p.starting.Done()
+	proc, err := p.start(p.ctx)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight--
+	if err != nil {
+		p.live--
+	} else {
+		p.idle = append(p.idle, proc) // close retires it if the run ended meanwhile
+	}
+	p.notify()
+}
+
 // admit waits for room to hold one more process: fewer than size in use, fewer still while
-// the breaker counts failures (unless filling: fill holds all its processes until every one
-// started), none once it tripped.
-func (p *pool) admit(ctx context.Context, filling bool) error {
+// the breaker counts failures, none once it tripped.
+func (p *pool) admit(ctx context.Context) error {
 	for {
 		p.mu.Lock()
 		switch {
@@ -76,7 +127,7 @@ func (p *pool) admit(ctx context.Context, filling bool) error {
 		case p.closed:
 			p.mu.Unlock()
 			return fmt.Errorf("harness: adapter pool of %q is closed", p.cfg.Port)
-		case p.inUse < p.size && (filling || p.inUse < p.breaker.limit(p.size)):
+		case p.inUse < p.breaker.limit(p.size):
 			p.inUse++
 			p.mu.Unlock()
 			return nil
@@ -94,56 +145,65 @@ func (p *pool) admit(ctx context.Context, filling bool) error {
 // Acquire returns a live adapter for one scenario; Release must give it back. A process that
 // will not start or say hello is a strike.
 func (p *pool) Acquire(ctx context.Context) (*adapter.Process, error) {
-	return p.acquire(ctx, false)
-}
-
-func (p *pool) acquire(ctx context.Context, filling bool) (*adapter.Process, error) {
-	if err := p.admit(ctx, filling); err != nil {
+	if err := p.admit(ctx); err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
 	var stale []*adapter.Process // broke while idle (exited): closed once mu is released
 	defer func() {
 		for _, proc := range stale {
 			p.retire(proc)
 		}
 	}()
-	for len(p.idle) > 0 {
-		proc := p.idle[len(p.idle)-1]
-		p.idle = p.idle[:len(p.idle)-1]
-		if !proc.IsBroken() {
-			p.mu.Unlock()
-			return proc, nil
-		}
-		stale = append(stale, proc)
-	}
-	if p.pending > 0 {
-		// A replacement is on its way: wait for it rather than start one more.
-		p.pending--
-		p.mu.Unlock()
-		select {
-		case proc := <-p.fresh:
-			if proc != nil {
+	var waitFrom time.Time // set when this Acquire found nothing ready
+	p.mu.Lock()
+	for {
+		for len(p.idle) > 0 {
+			proc := p.idle[len(p.idle)-1]
+			p.idle = p.idle[:len(p.idle)-1]
+			if !proc.IsBroken() {
+				p.waitedSince(waitFrom)
+				p.mu.Unlock()
 				return proc, nil
 			}
+			stale = append(stale, proc)
+			p.live--
+			p.topUp()
+		}
+		if waitFrom.IsZero() && p.filled {
+			waitFrom = time.Now()
+			// The spares were not enough: keep one more from now on.
+			p.spares = min(maxSpares, p.size, p.spares+1)
+			p.topUp()
+		}
+		if p.inFlight == 0 {
+			break
+		}
+		// A spare is on its way: wait for it rather than start one more.
+		wake := p.changed
+		p.mu.Unlock()
+		select {
+		case <-wake:
 		case <-ctx.Done():
 			p.mu.Lock()
-			p.pending++
+			p.waitedSince(waitFrom)
 			p.leave()
 			p.mu.Unlock()
 			return nil, fmt.Errorf("harness: no adapter process free: %w", ctx.Err())
 		}
 		p.mu.Lock()
 	}
+	p.live++
 	p.mu.Unlock()
 	proc, err := p.start(ctx)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.waitedSince(waitFrom)
 	if err != nil {
-		p.mu.Lock()
+		p.live--
 		if ctx.Err() == nil && p.ctx.Err() == nil { // a stopped run or scenario is not the adapter's failure
 			p.breaker.strike(firstLine(err.Error()))
 		}
 		p.leave()
-		p.mu.Unlock()
 		if ctx.Err() == nil && p.ctx.Err() != nil {
 			return nil, fmt.Errorf("no new adapter: the run was stopped (%s)", cause(p.ctx))
 		}
@@ -152,10 +212,18 @@ func (p *pool) acquire(ctx context.Context, filling bool) (*adapter.Process, err
 	return proc, nil
 }
 
+// waitedSince counts one Acquire's wait for a process to start, if it had to. Callers hold mu.
+func (p *pool) waitedSince(from time.Time) {
+	if !from.IsZero() {
+		p.waits++
+		p.waited += time.Since(from)
+	}
+}
+
 // Release gives a process back and reports whether it counted as a strike. A broken one is
-// closed (its process group killed) and a replacement started at once, so the next scenario
-// does not wait for a whole start-up. cutAtBound says the scenario abandoned it at a pinned
-// bound: that replaces the process but is not a strike (see BreakerThreshold).
+// closed (its process group killed) and a spare started in its place at once. cutAtBound says
+// the scenario abandoned it at a pinned bound: that replaces the process but is not a strike
+// (see BreakerThreshold).
 func (p *pool) Release(proc *adapter.Process, cutAtBound bool) (struck bool) {
 	if proc == nil {
 		return false
@@ -168,51 +236,34 @@ func (p *pool) Release(proc *adapter.Process, cutAtBound bool) (struck bool) {
 		why = firstLine(fmt.Sprint(err))
 	}
 	p.mu.Lock()
-	if broken {
-		p.breaker.lastStderr = proc.StderrTail()
-		if !cutAtBound && p.ctx.Err() == nil {
-			p.breaker.strike(why)
-			struck = true
-		}
-	}
-	switch {
-	case p.closed || (broken && p.breaker.dead != ""):
+	if p.closed { // given back after close, which did not see it
 		p.leave()
 		p.mu.Unlock()
 		p.retire(proc)
-	case broken:
-		// At the first break, start one process more than needed: from then on a scenario
-		// after a break takes the spare at once while the next one starts. A port that
-		// breaks once tends to break again (it ignores a cancel, say), and its start-up would
-		// otherwise sit in the next scenario's time after every break.
-		n := 1
-		if !p.spare {
-			p.spare, n = true, 2
-		}
-		p.replacing.Add(n)
-		p.pending += n
-		p.leave()
-		p.mu.Unlock()
-		for i := range n {
-			go func() {
-				defer p.replacing.Done()
-				if i == 0 {
-					p.retire(proc)
-				}
-				fresh, err := p.start(p.ctx)
-				if err != nil {
-					// Not a strike by itself: the Acquire that waits for it starts its own,
-					// which strikes and says why if it fails too.
-					fresh = nil
-				}
-				p.fresh <- fresh
-			}()
-		}
-	default:
+		return false
+	}
+	if !broken {
 		p.idle = append(p.idle, proc)
 		p.leave()
 		p.mu.Unlock()
+		return false
 	}
+	p.breaker.lastStderr = proc.StderrTail()
+	if !cutAtBound && p.ctx.Err() == nil {
+		p.breaker.strike(why)
+		struck = true
+	}
+	p.live--
+	p.topUp()
+	p.leave()
+	p.retiring.Add(1)
+	p.mu.Unlock()
+	// In the background: the scenario need not wait for the kill and the leak sweep, and the
+	// replacement's start overlaps them.
+	go func() {
+		defer p.retiring.Done()
+		p.retire(proc)
+	}()
 	return struck
 }
 
@@ -269,6 +320,10 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 	p.mu.Lock()
 	p.starts++
 	p.spent += time.Since(began)
+	if p.filled {
+		p.replaced++
+		p.replaceSpent += time.Since(began)
+	}
 	p.mu.Unlock()
 	return proc, nil
 }
@@ -330,46 +385,56 @@ func (p *pool) hello(ctx context.Context) (map[string]any, error) {
 	return r.Result, nil
 }
 
-// fill starts every process the pool may hand out, side by side, before any scenario runs:
-// then no timing-bound scenario shares the machine with this implementation's own start-up
-// (a JVM's class loading and JIT starve a neighbour's 100 ms cancel on a 2-core machine).
+// fill starts every process the pool may hand out, and the first spare, side by side, before
+// any scenario runs: then no timing-bound scenario shares the machine with this
+// implementation's own start-up (a JVM's class loading and JIT starve a neighbour's 100 ms
+// cancel on a 2-core machine). A process that will not start is a strike, as in Acquire; its
+// scenario starts one itself later and fails with why.
 func (p *pool) fill(ctx context.Context) {
-	n := p.size
-	got := make(chan *adapter.Process, n)
+	p.mu.Lock()
+	p.spares = min(firstSpares, p.size)
+	n := max(0, p.size+p.spares-p.live) // hello's process is live already
+	p.live += n
+	p.mu.Unlock()
+	var wg sync.WaitGroup
 	for range n {
+		wg.Add(1)
 		go func() {
-			proc, _ := p.acquire(ctx, true) // one that will not start fails its scenario later, with why
-			got <- proc
+			defer wg.Done()
+			proc, err := p.start(ctx)
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if err != nil {
+				p.live--
+				if ctx.Err() == nil && p.ctx.Err() == nil {
+					p.breaker.strike(firstLine(err.Error()))
+				}
+				p.notify()
+				return
+			}
+			p.idle = append(p.idle, proc)
 		}()
 	}
-	// Hand them back only once all are started, or an Acquire would reuse one.
-	procs := make([]*adapter.Process, 0, n)
-	for range n {
-		procs = append(procs, <-got)
-	}
-	for _, proc := range procs {
-		p.Release(proc, false)
-	}
+	wg.Wait()
+	p.mu.Lock()
+	p.filled = true
+	p.mu.Unlock()
 }
 
-// close shuts every idle process down (scenarios have released theirs by now) and returns
-// every leak seen since the last close; a second close is a no-op.
+// close shuts every idle process down (scenarios have released theirs by now), spares
+// included, and returns every leak seen since the last close; a second close is a no-op.
 func (p *pool) close() []adapter.Leak {
 	p.mu.Lock()
 	p.closed = true
 	p.notify()
 	p.mu.Unlock()
 	p.cancel()
-	p.replacing.Wait()
+	p.starting.Wait()
+	p.retiring.Wait()
 	p.mu.Lock()
 	idle := p.idle
 	p.idle = nil
 	p.mu.Unlock()
-	for len(p.fresh) > 0 {
-		if proc := <-p.fresh; proc != nil {
-			idle = append(idle, proc)
-		}
-	}
 	var wg sync.WaitGroup
 	for _, proc := range idle {
 		wg.Add(1)
@@ -381,6 +446,17 @@ func (p *pool) close() []adapter.Leak {
 	leaks := p.leaks
 	p.leaks = nil
 	return leaks
+}
+
+// replacements is how many processes were started after the fill and their mean start, and
+// how many Acquires waited for a start and for how long in all.
+func (p *pool) replacements() (n int, mean time.Duration, waits int, waited time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replaced > 0 {
+		mean = p.replaceSpent / time.Duration(p.replaced)
+	}
+	return p.replaced, mean, p.waits, p.waited
 }
 
 // startCost is the mean time one adapter took to start and answer hello, and how many started.

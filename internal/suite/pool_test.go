@@ -22,6 +22,10 @@ func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
 	defer cancelAll()
 	p := newPool(ctx, adapter.Config{Port: "sh", Argv: shAdapter, CallTimeout: 5 * time.Second}, 2, BreakerThreshold)
 	defer p.close()
+	p.fill(ctx)
+	if _, n := p.startCost(); n != 3 {
+		t.Fatalf("the fill started %d processes; want 3 (two jobs and a spare)", n)
+	}
 	a, err := p.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -33,14 +37,15 @@ func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
 	if a == b {
 		t.Fatal("two scenarios got the same process")
 	}
-	// A third must wait for a free process: here until its deadline.
+	// A third must wait for a free process (the spare is not a third job): here until its deadline.
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	if c, err := p.Acquire(short); err == nil {
 		t.Fatalf("a third process %p was handed out with --jobs 2", c)
 	}
 
-	// b breaks (abandoned at a bound): it is killed, and the next scenario gets a new one.
+	// b breaks (abandoned at a bound): it is killed, and the next scenario gets the spare at
+	// once while a replacement starts behind it.
 	hang, cancelHang := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancelHang()
 	_, err = b.Call(hang, "hang", nil)
@@ -59,7 +64,10 @@ func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
 		t.Fatalf("after a break the pool handed out %p (a %p, broken b %p)", c, a, b)
 	}
 	if r, err := c.Call(ctx, "hello", nil); err != nil || !r.OK {
-		t.Fatalf("replacement does not answer: %v", err)
+		t.Fatalf("the spare does not answer: %v", err)
+	}
+	if _, _, waits, _ := p.replacements(); waits != 0 {
+		t.Errorf("%d scenarios waited for a start; the spare was ready", waits)
 	}
 
 	// A healthy process is reused.
@@ -73,20 +81,69 @@ func TestPoolHandsEachScenarioItsOwnProcessAndReplacesBrokenOnes(t *testing.T) {
 	}
 	p.Release(c, false)
 	p.Release(d, false)
-	// The spare started at the first break comes up in the background; close would cancel it.
+	// b's replacement comes up in the background; close would cancel it.
 	for wait := time.Now().Add(5 * time.Second); time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
-		if _, n := p.startCost(); n >= 4 {
+		if n, _, _, _ := p.replacements(); n >= 1 {
 			break
 		}
 	}
 	p.close()
-	if _, n := p.startCost(); n != 4 {
-		t.Errorf("%d processes started; want 4 (a, b, b's replacement and the spare)", n)
+	if n, _, _, _ := p.replacements(); n != 1 {
+		t.Errorf("%d replacements started; want 1 (for b)", n)
 	}
 	for _, proc := range []*adapter.Process{a, c} {
 		if !proc.IsBroken() {
 			t.Errorf("process %p still usable after close", proc)
 		}
+	}
+	if left := adapterProcesses(); len(left) > 0 {
+		t.Errorf("processes left after close (spares included): %v", left)
+	}
+}
+
+// slowShAdapter is shAdapter after a start-up of a second, like a runtime that takes a while.
+var slowShAdapter = []string{"sh", "-c", "sleep 1; " + shAdapter[2]}
+
+// After a burst of discards the spares run out: a scenario that finds none ready waits for the
+// one starting (counted, with its wait), and the pool keeps a second spare from then on.
+func TestPoolSparesGrowAfterAWait(t *testing.T) {
+	ctx, cancelAll := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelAll()
+	p := newPool(ctx, adapter.Config{Port: "sh", Argv: slowShAdapter, CallTimeout: 5 * time.Second}, 2, BreakerThreshold)
+	defer p.close()
+	p.fill(ctx)
+	a, _ := p.Acquire(ctx)
+	b, _ := p.Acquire(ctx)
+	if a == nil || b == nil {
+		t.Fatal("no process after the fill")
+	}
+	a.Discard()
+	b.Discard()
+	p.Release(a, true)
+	p.Release(b, true)
+	c, err := p.Acquire(ctx) // the spare
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	d, err := p.Acquire(ctx) // a replacement still starting
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(began) < 300*time.Millisecond {
+		t.Errorf("the second scenario got a process after %s; none should have been ready", time.Since(began))
+	}
+	_, _, waits, waited := p.replacements()
+	if waits != 1 || waited < 300*time.Millisecond {
+		t.Errorf("%d waits of %s in all; want 1 of most of a second", waits, waited)
+	}
+	p.Release(c, false)
+	p.Release(d, false)
+	p.mu.Lock()
+	spares, live := p.spares, p.live
+	p.mu.Unlock()
+	if spares != 2 || live != 4 {
+		t.Errorf("after a wait the pool keeps %d spares, %d processes; want 2 and 4 (jobs 2 + 2)", spares, live)
 	}
 }
 

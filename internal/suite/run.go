@@ -362,8 +362,10 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			progress(o, "%-9s %3d %-11s %s (%s%s)", name, n, out.Status, out.Scenario, out.Elapsed.Round(time.Millisecond), again)
 		},
 	}
-	cucumber := io.Discard
+	format := silentFormat // nothing reads the cucumber JSON without a report dir: not built at all
+	var cucumber io.Writer = io.Discard
 	if o.ReportDir != "" {
+		format = "cucumber"
 		// Written beside its final name and renamed in when complete: a killed run leaves no
 		// truncated report.
 		f, err := atomicfile.Create(filepath.Join(o.ReportDir, "cucumber-"+name+".json"))
@@ -392,8 +394,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		Name:                name,
 		ScenarioInitializer: steps.Register(senv),
 		Options: &godog.Options{
-			Paths: features.run, Tags: o.Tags, Format: "cucumber",
-			Output: cucumber, Strict: true, Concurrency: jobs, NoColors: true, DefaultContext: ctx,
+			Paths: features.run, Tags: o.Tags, Format: format,
+			// NoColors would strip escapes from godog's output one rune per write (a third of
+			// the runner's CPU went there); the cucumber JSON has none to strip (json.Marshal
+			// writes ESC as \u001b), so the writer is used as it is.
+			Output: cucumber, Strict: true, Concurrency: jobs, NoColors: false, DefaultContext: ctx,
 		},
 	}
 	ran := time.Now()
@@ -404,6 +409,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	res.Timing.Scenarios = time.Since(ran)
 	res.Timing.Start, res.Timing.Starts = adapters.startCost()
+	res.Timing.Replacements, res.Timing.ReplaceStart, res.Timing.Waits, res.Timing.Waited = adapters.replacements()
 	features.sortOutcomes(res.Scenarios)
 	fillNotRun(ctx, res, in)
 	if ctx.Err() != nil {
