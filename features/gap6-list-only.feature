@@ -122,8 +122,8 @@ Feature: Gap 6 - a list-only MCP inventory
   @id:g6-disconnects-before-returning @required @src:adr-g6-teardown
   @G6.2 @G6.7
   Scenario: listing has ended its stdio child by the time it returns
-    Given an MCP server "local" over stdio
-    And an MCP server "other" over stdio
+    Given an MCP server "local" over stdio that takes 300 ms to exit
+    And an MCP server "other" over stdio that takes 300 ms to exit
     When the MCP config is listed
     Then the call succeeds
     And server "local" is connected

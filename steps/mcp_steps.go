@@ -17,6 +17,7 @@ import (
 
 func (w *World) registerMCPSteps(sc stepAdder) {
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
+	sc.Step(`^an MCP server "([^"]*)" over stdio that takes (\d+) ms to exit$`, w.slowExitServer)
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) with the tools filter (.+)$`, w.mcpServerFiltered)
 	sc.Step(`^a hung MCP server "([^"]*)"$`, w.hungServer)
 	sc.Step(`^a hung MCP server "([^"]*)" with a timeout of (\d+) ms$`, w.hungServerTimeout)
@@ -52,6 +53,13 @@ func (w *World) mcpServer(name, transport string) error {
 		return err
 	}
 	w.mcp.servers[name] = cfg
+	return nil
+}
+
+// slowExitServer is a stdio server that takes ms to exit once its stdin closed: a client that
+// returns before its children are gone is then caught whatever the machine's speed.
+func (w *World) slowExitServer(name string, ms int) error {
+	w.mcp.servers[name] = w.stdioServer(name, "--exit-delay", (time.Duration(ms) * time.Millisecond).String())
 	return nil
 }
 

@@ -31,6 +31,10 @@ type StdioOptions struct {
 	// StartDelay is slept before the server reads stdin: a server that starts slowly.
 	// The sleep ignores stdin closing, as a real slow start would; a signal ends it.
 	StartDelay time.Duration
+	// ExitDelay is slept after stdin closed, before the process exits: a server that takes a
+	// moment to shut down, so a client that does not wait for its child is seen returning
+	// while the child still runs, however fast the machine.
+	ExitDelay time.Duration
 	// Stall is a Phase the server never answers; reaching it writes StalledFile(PIDFile).
 	Stall string
 	// Hang makes the process read and discard stdin and never answer, and keep running
@@ -108,6 +112,10 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 	select {
 	case err := <-ended:
 		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+			select {
+			case <-time.After(opts.ExitDelay):
+			case <-ctx.Done():
+			}
 			return nil
 		}
 		return err

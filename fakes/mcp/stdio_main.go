@@ -17,6 +17,7 @@ func StdioMain(args []string) int {
 	var o StdioOptions
 	fs.StringVar(&o.PIDFile, "pid-file", "", "write this process's PID here so the suite can check it is gone")
 	fs.DurationVar(&o.StartDelay, "start-delay", 0, "sleep this long before reading stdin (a slow start)")
+	fs.DurationVar(&o.ExitDelay, "exit-delay", 0, "sleep this long after stdin closed, before exiting (a slow shutdown)")
 	fs.StringVar(&o.Stall, "stall", "", `never answer this phase: "initialize" or "tools/list"`)
 	fs.BoolVar(&o.Hang, "hang", false, "never answer anything and ignore stdin closing (only a signal ends it)")
 	if err := fs.Parse(args); err != nil {
