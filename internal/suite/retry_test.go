@@ -103,7 +103,9 @@ func TestAnUnreachedPreconditionIsRerunNotBlamed(t *testing.T) {
 			}
 		}
 	}
-	if retried != 1 || r.Red() {
-		t.Errorf("%d scenarios retried, red %v; want exactly one retried, a green run", retried, r.Red())
+	// The flip fires once; a loaded machine may starve another row the same way, which is
+	// retried as well and still never blamed.
+	if retried < 1 || r.Red() {
+		t.Errorf("%d scenarios retried, red %v; want at least the flipped one retried, a green run", retried, r.Red())
 	}
 }
