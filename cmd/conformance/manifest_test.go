@@ -14,11 +14,7 @@ import (
 
 func harnessSet(t *testing.T) (string, *ports.Set) {
 	t.Helper()
-	root, err := ports.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := ports.Load(root)
+	root, set, err := ports.Harness()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,11 +33,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 // harness is the real harness root and its port manifests: the builds run its prepare scripts.
 func harness(t *testing.T) (string, *ports.Set) {
 	t.Helper()
-	root, err := ports.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := ports.Load(root)
+	root, set, err := ports.Harness()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,11 +28,7 @@ var cat = [][2]string{
 // manifests are the harness's own port manifests: they give the merged columns' order.
 func manifests(t *testing.T) *ports.Set {
 	t.Helper()
-	root, err := ports.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := ports.Load(root)
+	_, set, err := ports.Harness()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -241,3 +241,13 @@ func Root() (string, error) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Harness is the repository root found from the working directory and its port manifests.
+func Harness() (string, *Set, error) {
+	root, err := Root()
+	if err != nil {
+		return "", nil, err
+	}
+	set, err := Load(root)
+	return root, set, err
+}
