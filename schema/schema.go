@@ -26,14 +26,18 @@ type Protocol struct {
 
 // resultDefs names the result schema of each op; ops not listed return an empty object.
 var resultDefs = map[string]string{
-	"hello":          "result.hello",
-	"client.run":     "result.run",
-	"client.ask":     "result.run",
-	"store.get":      "result.store.get",
-	"store.identity": "result.store.identity",
-	"toolkit.create": "result.tools",
-	"mcp.load":       "result.tools",
-	"mcp.list":       "result.mcp.list",
+	"hello":            "result.hello",
+	"client.run":       "result.run",
+	"client.ask":       "result.run",
+	"store.get":        "result.store.get",
+	"store.identity":   "result.store.identity",
+	"toolkit.create":   "result.tools",
+	"mcp.load":         "result.tools",
+	"mcp.list":         "result.mcp.list",
+	"toolkit.describe": "result.describe",
+	"tool.execute":     "result.execute",
+	"adapters":         "result.adapters",
+	"sanitize":         "result.sanitize",
 }
 
 // Load compiles the embedded protocol schema.

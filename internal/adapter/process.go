@@ -168,7 +168,8 @@ func Start(cfg Config) (*Process, error) {
 		return nil, err
 	}
 	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
-	cmd.Env = append(append(os.Environ(), cfg.Env...), EnvToken+"="+p.token, CallbackFDEnv+"=3")
+	cmd.Env = append(append(withoutTNX(os.Environ()), cfg.Env...), EnvToken+"="+p.token, CallbackFDEnv+"=3")
+	cmd.Env = append(cmd.Env, ContractEnv...)
 	cmd.ExtraFiles = []*os.File{cbR} // fd 3: host-function answers (callback.go)
 	cmd.Dir = cfg.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
