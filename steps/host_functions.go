@@ -18,6 +18,7 @@ type hostFns struct {
 	transform map[string]any    // the body transform's edits (applyTransform); nil: none installed
 	hook      map[string]any    // the BeforeLLM hook's override; nil: none installed
 	tools     map[string]string // host tool name -> the output its execute returns
+	natives   map[string]*nativeFn
 	// During the request in flight: what the transform and hook received, requests carried.
 	transformSaw []any
 	hookSaw      []any
@@ -60,6 +61,13 @@ func (h *hostFns) answer(fn string, raw json.RawMessage) adapter.Answer {
 		return adapter.Answer{}
 	case "tool":
 		name, _ := args["name"].(string)
+		if n, ok := h.natives[name]; ok {
+			n.saw = append(n.saw, args["input"])
+			if n.throws != "" {
+				return adapter.Answer{Error: n.throws}
+			}
+			return adapter.Answer{Value: n.returns}
+		}
 		if out, ok := h.tools[name]; ok {
 			return adapter.Answer{Value: out}
 		}
@@ -104,6 +112,34 @@ func (h *hostFns) install(client map[string]any) map[string]any {
 		h.hook, args["beforeLLM"] = k, true
 	}
 	return args
+}
+
+// nativeFn is what a native tool's function does (SPEC.md §7): return a value (kept as raw
+// JSON, so an object's key order reaches the port as written) or raise a message; it records
+// every input it was called with.
+type nativeFn struct {
+	returns json.RawMessage
+	throws  string
+	saw     []any
+}
+
+func (h *hostFns) addNative(name string, fn *nativeFn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.natives == nil {
+		h.natives = map[string]*nativeFn{}
+	}
+	h.natives[name] = fn
+}
+
+// nativeSaw is what the native tool's function was called with, in call order.
+func (h *hostFns) nativeSaw(name string) []any {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := h.natives[name]; n != nil {
+		return append([]any(nil), n.saw...)
+	}
+	return nil
 }
 
 // addTool installs a host tool's execute.

@@ -18,6 +18,7 @@ import (
 type mcpState struct {
 	servers  map[string]map[string]any // the config's servers, by name
 	asFile   bool
+	raw      string // a config written out by the scenario, placeholders filled (contract C3)
 	closers  []func()
 	http     map[string]*mcpfake.HTTPServer
 	hangs    map[string]*faults.Hang

@@ -87,6 +87,11 @@ type World struct {
 
 	mcp *mcpState
 
+	// The shared contract's tool surface (contract_tools.go): extra tools for the next build,
+	// and the last result of each contract op.
+	extraTools                               []any
+	described, executed, rendered, sanitized map[string]any
+
 	last        *adapter.Response
 	lastOp      string
 	lastElapsed time.Duration
@@ -299,6 +304,9 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerGoldenSteps(sc)
 	w.registerBaselineSteps(sc)
 	w.registerBlindSpotSteps(sc)
+	w.registerContractToolSteps(sc)
+	w.registerContractRunSteps(sc)
+	w.registerContractAdapterSteps(sc)
 }
 
 // handle names an adapter object uniquely for this run.

@@ -148,3 +148,31 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(req)
 }
+
+// native builds a native tool whose function calls back: the answer is what it returns, an
+// answer with ok false is the error it returns. NativeTool returns strings only, so a whole
+// ToolResult is a Tool literal with the native source, and an object cannot be expressed.
+func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
+	call := func(input map[string]any, v any) error {
+		_, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": et.Name, "input": input}, v)
+		return err
+	}
+	switch et.Returns {
+	case "", "string":
+		return toolnexus.NativeTool(et.Name, et.Description, et.InputSchema,
+			func(_ context.Context, input map[string]any) (string, error) {
+				var out string
+				err := call(input, &out)
+				return out, err
+			}), nil
+	case "result":
+		return toolnexus.Tool{Name: et.Name, Description: et.Description, InputSchema: et.InputSchema,
+			Source: toolnexus.SourceNative,
+			Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
+				var out toolnexus.ToolResult
+				err := call(input, &out)
+				return out, err
+			}}, nil
+	}
+	return toolnexus.Tool{}, adapterErr("unsupported", "adapter: the Go port's NativeTool returns a string; a function returning "+et.Returns+" cannot be declared")
+}

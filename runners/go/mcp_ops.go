@@ -40,7 +40,11 @@ func (x args) context() (context.Context, context.CancelFunc) {
 func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
 	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: false}
 	for _, et := range x.ExtraTools {
-		opts.ExtraTools = append(opts.ExtraTools, a.host.tool(x.Handle, et.Name, et.Description, et.InputSchema))
+		t, err := a.extraTool(x.Handle, et)
+		if err != nil {
+			return nil, err
+		}
+		opts.ExtraTools = append(opts.ExtraTools, t)
 	}
 	ctx, cancel := x.context()
 	defer cancel()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"runtime"
@@ -33,10 +34,11 @@ type args struct {
 		File   *string
 		Inline map[string]any
 	}
-	ExtraTools []struct {
-		Name, Description string
-		InputSchema       map[string]any
-	}
+	ExtraTools []extraTool
+	// tool.execute: the tool's name and its args, kept raw so absent, null and numbers survive.
+	Name  string
+	Args  json.RawMessage
+	Value string // sanitize
 	CancelAfterMs, DeadlineMs *int64
 	Context                   *bool
 }
@@ -145,11 +147,12 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 	if res == nil {
 		return map[string]any{"text": nil, "turns": nil, "toolCalls": nil}
 	}
-	calls := []string{}
+	names, calls := []string{}, []any{}
 	for _, tc := range res.ToolCalls {
-		calls = append(calls, tc.Name)
+		names = append(names, tc.Name)
+		calls = append(calls, tc) // its JSON tags are the protocol's names
 	}
-	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": calls}
+	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls}
 }
 
 // drainStream consumes a stream up to its terminal event; the rest is drained in the

@@ -1,0 +1,45 @@
+Feature: Contract C1 - the Tool and ToolResult shape
+  Every tool, whatever made it, has a name, a description, an object input schema and a source;
+  executing one by name gives a string output and a boolean isError.
+
+  @id:c1-tool-shape @required @src:spec-c1-shape
+  @C1.1
+  Scenario: every tool of a mixed toolkit has the shape of a Tool
+    Given an MCP server "srv" over streamable HTTP
+    And a native tool "ping" that returns "pong"
+    When the toolkit is described
+    Then every described tool has a name, a description, an object input schema and a source
+
+  @id:c1-sources @required @src:spec-c1-source
+  @C1.2
+  Scenario: MCP and native tools report their own source
+    Given an MCP server "srv" over streamable HTTP
+    And a native tool "ping" that returns "pong"
+    When the toolkit is described
+    Then the described tools are, in order, with their sources:
+      | name            | source |
+      | srv_a           | mcp    |
+      | srv_b           | mcp    |
+      | srv_c           | mcp    |
+      | srv_get_balance | mcp    |
+      | ping            | native |
+
+  @id:c1-result-shape @required @src:spec-c1-shape
+  @C1.3
+  Scenario Outline: executing the <kind> tool gives a string output and a boolean isError
+    Given an MCP server "srv" over streamable HTTP
+    And a native tool "ping" that returns "pong"
+    When the tool "<tool>" is executed with {}
+    Then the execute result is exactly <result>
+
+    Examples:
+      | kind   | tool  | result                                                                |
+      | MCP    | srv_a | {"output": "a:ok", "isError": false, "metadata": {"server": "srv"}}   |
+      | native | ping  | {"output": "pong", "isError": false}                                  |
+
+  @id:c1-unknown-tool @recommended @src:rec-c1-unknown
+  @C1.4
+  Scenario: executing a name no tool has is an error result, not an exception
+    Given a native tool "ping" that returns "pong"
+    When the tool "ghost" is executed with {}
+    Then the execute result is an error whose output is exactly "Unknown tool: ghost"

@@ -1,0 +1,374 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Steps of the shared contract's tool surface (SPEC.md §7): extra tools declared per kind, the
+// toolkit's own tool list, execute-by-name, the schema adapters and sanitize.
+func (w *World) registerContractToolSteps(sc stepAdder) {
+	sc.Step(`^a native tool "([^"]*)" that returns "([^"]*)"$`, w.nativeReturns)
+	sc.Step(`^a native tool "([^"]*)" with no input schema that returns "([^"]*)"$`, w.nativeNoSchema)
+	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, w.nativeThrows)
+	sc.Step(`^a native tool "([^"]*)" that returns the object (.+)$`, w.nativeReturnsObject)
+	sc.Step(`^a native tool "([^"]*)" that returns the result (.+)$`, w.nativeReturnsResult)
+	sc.Step(`^the toolkit is built$`, w.buildToolkit)
+	sc.Step(`^the toolkit is described$`, w.describeToolkit)
+	sc.Step(`^the tool "([^"]*)" is executed with (.+)$`, w.executeWith)
+	sc.Step(`^the tool "([^"]*)" is executed with no arguments$`, w.executeNoArgs)
+	sc.Step(`^the tool "([^"]*)" is executed with null arguments$`, w.executeNullArgs)
+	sc.Step(`^the schema adapters are rendered$`, w.renderAdapters)
+	sc.Step(`^"([^"]*)" is sanitized$`, w.sanitize)
+
+	sc.Step(`^every described tool has a name, a description, an object input schema and a source$`, w.describedShape)
+	sc.Step(`^the described tools are, in order, with their sources:$`, w.describedSources)
+	sc.Step(`^the described tool "([^"]*)" has the input schema (.+)$`, w.describedSchema)
+	sc.Step(`^the execute result is exactly (.+)$`, w.executeResultExactly)
+	sc.Step(`^the execute result is an error whose output is exactly "([^"]*)"$`, w.executeErrorExactly)
+	sc.Step(`^the execute result is an error with a non-empty output$`, w.executeErrorNonEmpty)
+	sc.Step(`^the execute output is exactly:$`, w.executeOutputDoc)
+	sc.Step(`^the execute result is not an error$`, w.executeNotError)
+	sc.Step(`^the execute metadata is (.+)$`, w.executeMetadata)
+	sc.Step(`^the native tool "([^"]*)" was called with (.+)$`, w.nativeCalledWith)
+	sc.Step(`^the sanitized value is "([^"]*)"$`, w.sanitizedIs)
+}
+
+// nativeTool declares a native extra tool for the next toolkit build.
+func (w *World) nativeTool(name string, decl map[string]any, fn *nativeFn) {
+	decl["kind"], decl["name"] = "native", name
+	if _, ok := decl["description"]; !ok {
+		decl["description"] = "native tool " + name
+	}
+	w.host.addNative(name, fn)
+	w.extraTools = append(w.extraTools, decl)
+}
+
+func argSchema() map[string]any {
+	return map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{}}}
+}
+
+func (w *World) nativeReturns(name, out string) error {
+	b, _ := json.Marshal(out)
+	w.nativeTool(name, map[string]any{"inputSchema": argSchema()}, &nativeFn{returns: b})
+	return nil
+}
+
+func (w *World) nativeNoSchema(name, out string) error {
+	b, _ := json.Marshal(out)
+	w.nativeTool(name, map[string]any{}, &nativeFn{returns: b})
+	return nil
+}
+
+func (w *World) nativeThrows(name, msg string) error {
+	w.nativeTool(name, map[string]any{"inputSchema": argSchema()}, &nativeFn{throws: msg})
+	return nil
+}
+
+func (w *World) nativeReturnsObject(name, raw string) error {
+	if !json.Valid([]byte(raw)) {
+		return fmt.Errorf("harness: %s is not JSON", raw)
+	}
+	w.nativeTool(name, map[string]any{"inputSchema": argSchema(), "returns": "object"}, &nativeFn{returns: json.RawMessage(raw)})
+	return nil
+}
+
+func (w *World) nativeReturnsResult(name, raw string) error {
+	if !json.Valid([]byte(raw)) {
+		return fmt.Errorf("harness: %s is not JSON", raw)
+	}
+	w.nativeTool(name, map[string]any{"inputSchema": argSchema(), "returns": "result"}, &nativeFn{returns: json.RawMessage(raw)})
+	return nil
+}
+
+// buildToolkit creates the toolkit from the scenario's MCP servers (when there are any) and
+// extra tools; a port error fails the step, as a host's set-up would.
+func (w *World) buildToolkit() error {
+	args := map[string]any{}
+	if len(w.mcp.servers) > 0 || w.mcp.raw != "" {
+		cfg, err := w.configArg()
+		if err != nil {
+			return err
+		}
+		args["mcpConfig"] = cfg
+	}
+	if len(w.extraTools) > 0 {
+		args["extraTools"] = w.extraTools
+	}
+	h := w.handle("t")
+	args["handle"] = h
+	if _, err := w.must("toolkit.create", args); err != nil {
+		return err
+	}
+	w.toolkit = h
+	w.toolkits = append(w.toolkits, h)
+	w.mcp.snapshotChildren()
+	return nil
+}
+
+func (w *World) needToolkit() error {
+	if w.toolkit == "" {
+		return w.buildToolkit()
+	}
+	return nil
+}
+
+func (w *World) describeToolkit() error {
+	if err := w.needToolkit(); err != nil {
+		return err
+	}
+	r, err := w.must("toolkit.describe", map[string]any{"toolkit": w.toolkit})
+	w.described = r
+	return err
+}
+
+func (w *World) executeArgs(name string, args map[string]any) error {
+	if err := w.needToolkit(); err != nil {
+		return err
+	}
+	args["toolkit"], args["name"] = w.toolkit, name
+	r, err := w.must("tool.execute", args)
+	w.executed = r
+	return err
+}
+
+func (w *World) executeWith(name, raw string) error {
+	if !json.Valid([]byte(raw)) {
+		return fmt.Errorf("harness: arguments %s are not JSON", raw)
+	}
+	return w.executeArgs(name, map[string]any{"args": json.RawMessage(raw)})
+}
+
+func (w *World) executeNoArgs(name string) error { return w.executeArgs(name, map[string]any{}) }
+
+func (w *World) executeNullArgs(name string) error {
+	return w.executeArgs(name, map[string]any{"args": nil})
+}
+
+func (w *World) renderAdapters() error {
+	if err := w.needToolkit(); err != nil {
+		return err
+	}
+	r, err := w.must("adapters", map[string]any{"toolkit": w.toolkit})
+	w.rendered = r
+	return err
+}
+
+func (w *World) sanitize(value string) error {
+	r, err := w.must("sanitize", map[string]any{"value": value})
+	w.sanitized = r
+	return err
+}
+
+// describedTools is the toolkit.describe list, or why there is none.
+func (w *World) describedTools() ([]map[string]any, error) {
+	if w.described == nil {
+		return nil, fmt.Errorf("harness: no toolkit was described")
+	}
+	list, ok := w.described["tools"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("toolkit.describe returned no tool list: %v", w.described["tools"])
+	}
+	out := make([]map[string]any, 0, len(list))
+	for _, v := range list {
+		m, _ := v.(map[string]any)
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (w *World) describedShape() error {
+	tools, err := w.describedTools()
+	if err != nil {
+		return err
+	}
+	if len(tools) == 0 {
+		return fmt.Errorf("the toolkit describes no tool; the scenario declared some")
+	}
+	for i, t := range tools {
+		name, _ := t["name"].(string)
+		var bad []string
+		if name == "" {
+			bad = append(bad, fmt.Sprintf("name %#v is not a non-empty string", t["name"]))
+		}
+		if _, ok := t["description"].(string); !ok {
+			bad = append(bad, fmt.Sprintf("description %#v is not a string", t["description"]))
+		}
+		if s, ok := t["inputSchema"].(map[string]any); !ok || s["type"] != "object" {
+			bad = append(bad, fmt.Sprintf("inputSchema %s is not an object schema with type \"object\"", compactJSON(t["inputSchema"])))
+		}
+		if _, ok := t["source"].(string); !ok {
+			bad = append(bad, fmt.Sprintf("source %#v is not a string", t["source"]))
+		}
+		if len(bad) > 0 {
+			return fmt.Errorf("tool %d (%q): %s", i, name, strings.Join(bad, "; "))
+		}
+	}
+	return nil
+}
+
+func (w *World) describedSources(table *godog.Table) error {
+	tools, err := w.describedTools()
+	if err != nil {
+		return err
+	}
+	var want, got []string
+	for i, row := range table.Rows {
+		if i == 0 {
+			continue // header: name | source
+		}
+		want = append(want, row.Cells[0].Value+" "+row.Cells[1].Value)
+	}
+	for _, t := range tools {
+		got = append(got, fmt.Sprintf("%v %v", t["name"], t["source"]))
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("described tools and sources differ (-want +got):\n%s", d)
+	}
+	return nil
+}
+
+func (w *World) describedSchema(name, raw string) error {
+	tools, err := w.describedTools()
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if t["name"] == name {
+			return sameJSON("the input schema of "+name, raw, t["inputSchema"])
+		}
+	}
+	return fmt.Errorf("the toolkit has no tool %q", name)
+}
+
+func (w *World) executeResult() (map[string]any, error) {
+	if w.executed == nil {
+		return nil, fmt.Errorf("harness: no tool was executed")
+	}
+	return w.executed, nil
+}
+
+// executeResultExactly compares the whole result: an absent metadata must be absent.
+func (w *World) executeResultExactly(raw string) error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	return sameJSON("the execute result", raw, r)
+}
+
+func (w *World) executeErrorExactly(out string) error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	if r["isError"] != true || r["output"] != out {
+		return fmt.Errorf("execute returned isError %v with output %s; want isError true with output %q", r["isError"], compactJSON(r["output"]), out)
+	}
+	return nil
+}
+
+func (w *World) executeErrorNonEmpty() error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	if s, _ := r["output"].(string); r["isError"] != true || strings.TrimSpace(s) == "" {
+		return fmt.Errorf("execute returned isError %v with output %s; want isError true with a non-empty output", r["isError"], compactJSON(r["output"]))
+	}
+	return nil
+}
+
+func (w *World) executeOutputDoc(doc *godog.DocString) error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	if r["output"] != doc.Content {
+		return fmt.Errorf("execute output differs byte for byte:\n got %s\nwant %s", compactJSON(r["output"]), compactJSON(doc.Content))
+	}
+	return nil
+}
+
+func (w *World) executeNotError() error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	if r["isError"] != false {
+		return fmt.Errorf("execute returned isError %s (output %s); want false", compactJSON(r["isError"]), compactJSON(r["output"]))
+	}
+	return nil
+}
+
+func (w *World) executeMetadata(raw string) error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	return sameJSON("the execute metadata", raw, r["metadata"])
+}
+
+func (w *World) nativeCalledWith(name, raw string) error {
+	saw := w.host.nativeSaw(name)
+	if len(saw) == 0 {
+		return fmt.Errorf("the native tool %q was never called", name)
+	}
+	return sameJSON("the arguments native tool "+name+" received", raw, saw[len(saw)-1])
+}
+
+func (w *World) sanitizedIs(want string) error {
+	if w.sanitized == nil {
+		return fmt.Errorf("harness: nothing was sanitized")
+	}
+	if got := w.sanitized["value"]; got != want {
+		return fmt.Errorf("sanitize returned %s; want %q", compactJSON(got), want)
+	}
+	return nil
+}
+
+// sameJSON compares got with the JSON text want, numbers by their value as JSON text (so 1
+// and 1.0 differ, as they do on a wire).
+func sameJSON(what, want string, got any) error {
+	var w any
+	dec := json.NewDecoder(strings.NewReader(want))
+	dec.UseNumber()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("harness: %s: expected value %s is not JSON: %v", what, want, err)
+	}
+	g := numbersAsText(got)
+	if d := cmp.Diff(w, g); d != "" {
+		return fmt.Errorf("%s differs (-want +got):\n%s", what, d)
+	}
+	return nil
+}
+
+// numbersAsText re-decodes v with json.Number, so values decoded as float64 compare with an
+// expectation written in JSON.
+func numbersAsText(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	_ = dec.Decode(&out)
+	return out
+}
+
+// compactJSON renders v for a message.
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
