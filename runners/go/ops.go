@@ -36,9 +36,9 @@ type args struct {
 	}
 	ExtraTools []extraTool
 	// tool.execute: the tool's name and its args, kept raw so absent, null and numbers survive.
-	Name  string
-	Args  json.RawMessage
-	Value string // sanitize
+	Name                      string
+	Args                      json.RawMessage
+	Value                     string // sanitize
 	CancelAfterMs, DeadlineMs *int64
 	Context                   *bool
 }
