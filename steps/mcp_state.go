@@ -110,6 +110,9 @@ func (w *World) hangServer(name string) (map[string]any, error) {
 
 // configArg is the mcpConfig protocol argument: inline, or a file the scenario wrote.
 func (w *World) configArg() (map[string]any, error) {
+	if w.mcp.raw != "" {
+		return w.rawConfigArg()
+	}
 	servers := map[string]any{}
 	for k, v := range w.mcp.servers {
 		servers[k] = v

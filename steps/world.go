@@ -90,6 +90,7 @@ type World struct {
 	// The shared contract's tool surface (contract_tools.go): extra tools for the next build,
 	// and the last result of each contract op.
 	extraTools                               []any
+	responses                                []opResponse // every response, for the secret scan
 	described, executed, rendered, sanitized map[string]any
 
 	last        *adapter.Response
@@ -307,6 +308,12 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerContractToolSteps(sc)
 	w.registerContractRunSteps(sc)
 	w.registerContractAdapterSteps(sc)
+	w.registerContractConfigSteps(sc)
+}
+
+type opResponse struct {
+	op   string
+	resp *adapter.Response
 }
 
 // handle names an adapter object uniquely for this run.
@@ -332,6 +339,7 @@ func (w *World) call(op string, args map[string]any) (*adapter.Response, error) 
 		w.host.end(r.Result)
 	}
 	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
+	w.responses = append(w.responses, opResponse{op, r})
 	w.warnings = append(w.warnings, r.Warnings...)
 	if len(r.Crashes) > 0 {
 		// A library that would end its host's process fails, whatever the call returned. The

@@ -1,0 +1,213 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+)
+
+// Steps of the MCP config file (contract C3): a config written out in the scenario, with the
+// fakes put in by placeholder, and the secret scan.
+func (w *World) registerContractConfigSteps(sc stepAdder) {
+	sc.Step(`^the MCP config:$`, w.rawConfig)
+	sc.Step(`^the MCP config inline:$`, w.rawConfigInline)
+	sc.Step(`^nothing the adapter emitted contains the secret$`, w.noSecretLeaked)
+	sc.Step(`^the status lists exactly the servers (.+)$`, w.statusExactly)
+	sc.Step(`^the stdio server of "([^"]*)" was started$`, w.stdioStarted)
+	sc.Step(`^the stdio server of "([^"]*)" was never started$`, w.stdioNeverStarted)
+}
+
+// placeholder is {{kind:name}} or {{kind}} in a scenario's config.
+var placeholder = regexp.MustCompile(`\{\{([a-z-]+)(?::([^}]+))?\}\}`)
+
+// rawConfig keeps the scenario's config text as written (its key order included), with each
+// placeholder replaced by JSON for a fake of this scenario:
+//
+//	{{stdio:NAME}}    a stdio fake's server object, {"command": [program, args...]}
+//	{{command:NAME}}  that command array alone
+//	{{program}}       the stdio fake's program path (a JSON string)
+//	{{args:NAME}}     the arguments after the program (a JSON array)
+//	{{url:NAME}}      a streamable HTTP fake's URL (a JSON string)
+//	{{http:NAME}}     {"url": that URL}
+//	{{hang:NAME}}     {"url": a listener that counts connections and never answers, "timeout": 2000}
+//	{{hang-url:NAME}} that listener's URL alone
+//	{{closed}}        the URL of a port nobody listens on
+//	{{tmp}}           the scenario's temp dir (a JSON string)
+func (w *World) rawConfig(doc *godog.DocString) error {
+	return w.setRawConfig(doc.Content, true)
+}
+
+func (w *World) rawConfigInline(doc *godog.DocString) error {
+	return w.setRawConfig(doc.Content, false)
+}
+
+func (w *World) setRawConfig(text string, asFile bool) error {
+	var ferr error
+	out := placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		v, err := w.fill(sub[1], sub[2])
+		if err != nil && ferr == nil {
+			ferr = err
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	})
+	if ferr != nil {
+		return ferr
+	}
+	if !json.Valid([]byte(out)) {
+		return fmt.Errorf("harness: the scenario's MCP config is not JSON once filled:\n%s", out)
+	}
+	w.mcp.raw, w.mcp.asFile = out, asFile
+	return nil
+}
+
+// fill makes the fake a placeholder names (once per name) and returns its JSON value.
+func (w *World) fill(kind, name string) (any, error) {
+	switch kind {
+	case "stdio", "command", "program", "args":
+		if name == "" {
+			name = "stdio"
+		}
+		cfg, ok := w.mcp.servers[name]
+		if !ok {
+			cfg = w.stdioServer(name)
+		}
+		cmd, _ := cfg["command"].([]any)
+		switch kind {
+		case "stdio":
+			return cfg, nil
+		case "command":
+			return cmd, nil
+		case "program":
+			return cmd[0], nil
+		}
+		return cmd[1:], nil
+	case "url", "http":
+		s, ok := w.mcp.http[name]
+		if !ok {
+			cfg, err := w.streamableServer(name)
+			if err != nil {
+				return nil, err
+			}
+			if kind == "http" {
+				return cfg, nil
+			}
+			return cfg["url"], nil
+		}
+		if kind == "http" {
+			return map[string]any{"url": s.URL()}, nil
+		}
+		return s.URL(), nil
+	case "hang", "hang-url":
+		h, ok := w.mcp.hangs[name]
+		if !ok {
+			cfg, err := w.hangServer(name)
+			if err != nil {
+				return nil, err
+			}
+			h = w.mcp.hangs[name]
+			_ = cfg
+		}
+		if kind == "hang" {
+			return map[string]any{"url": h.URL(), "timeout": 2000}, nil
+		}
+		return h.URL(), nil
+	case "closed":
+		return faults.ClosedPort()
+	case "tmp":
+		return w.dir, nil
+	}
+	return nil, fmt.Errorf("harness: unknown placeholder {{%s}} in the MCP config", kind)
+}
+
+// rawConfigArg is configArg for a config the scenario wrote: a file, or the object sent as
+// written (a port whose maps keep insertion order sees the scenario's order).
+func (w *World) rawConfigArg() (map[string]any, error) {
+	if !w.mcp.asFile {
+		return map[string]any{"inline": json.RawMessage(w.mcp.raw)}, nil
+	}
+	path := filepath.Join(w.dir, "mcp.json")
+	if err := os.WriteFile(path, []byte(w.mcp.raw), 0o644); err != nil {
+		return nil, fmt.Errorf("harness: writing %s: %w", path, err)
+	}
+	return map[string]any{"file": path}, nil
+}
+
+// noSecretLeaked scans everything the runner got from the adapter in this scenario: every
+// response (results, errors, warnings, status) and its stderr.
+func (w *World) noSecretLeaked() error {
+	if len(w.responses) == 0 {
+		return fmt.Errorf("harness: no call was made")
+	}
+	for i, r := range w.responses {
+		b, _ := json.Marshal(r.resp)
+		if strings.Contains(string(b), adapter.Secret) {
+			return fmt.Errorf("the secret appears in response %d (%s): %s", i+1, r.op, clip(string(b), adapter.Secret))
+		}
+	}
+	if w.proc != nil {
+		time.Sleep(100 * time.Millisecond) // stderr is read on its own pipe: let it catch up
+		if s := w.proc.StderrSince(w.stderrMark); strings.Contains(s, adapter.Secret) {
+			return fmt.Errorf("the secret appears in the adapter's stderr: %s", clip(s, adapter.Secret))
+		}
+	}
+	return nil
+}
+
+// clip is the text around the first occurrence of what, for a message.
+func clip(s, what string) string {
+	i := strings.Index(s, what)
+	lo, hi := max(0, i-120), min(len(s), i+len(what)+120)
+	return "…" + s[lo:hi] + "…"
+}
+
+func (w *World) statusExactly(list string) error {
+	r, err := w.okResult()
+	if err != nil {
+		return err
+	}
+	status, _ := r["status"].(map[string]any)
+	want := splitList(list)
+	sort.Strings(want)
+	got := keysOf(status)
+	sort.Strings(got)
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		return fmt.Errorf("the status's servers differ (-want +got):\n%s\nstatus: %s", d, compactJSON(status))
+	}
+	return nil
+}
+
+func (w *World) stdioStarted(name string) error {
+	path, ok := w.mcp.pidFiles[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
+	}
+	if _, err := readPID(path); err != nil {
+		return fmt.Errorf("the stdio server of %q never started (no PID file)", name)
+	}
+	return nil
+}
+
+func (w *World) stdioNeverStarted(name string) error {
+	path, ok := w.mcp.pidFiles[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
+	}
+	if pid, err := readPID(path); err == nil {
+		return fmt.Errorf("the stdio server of %q was started (pid %d); want no child process", name, pid)
+	}
+	return nil
+}
