@@ -18,6 +18,8 @@ type ToolSource string
 // Tool sources the reference produces.
 const (
 	SourceMCP    ToolSource = "mcp"
+	SourceNative ToolSource = "native"
+	SourceHTTP   ToolSource = "http"
 	SourceCustom ToolSource = "custom"
 )
 

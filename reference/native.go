@@ -1,0 +1,45 @@
+package toolnexus
+
+import "context"
+
+// emptyObjectSchema is the schema a tool declared without one exposes (C7.6): the
+// upstream reference's empty schema, so every port shows the model the same thing.
+// A fresh map each call, so no caller can edit another tool's schema.
+func emptyObjectSchema() JSONSchema {
+	return JSONSchema{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
+}
+
+// NativeTool turns a Go function into a Tool with source "native".
+//
+// A returned error becomes the result {Output: err.Error(), IsError: true}, never a Go
+// error, so the model sees the failure and the loop goes on (§6). A nil inputSchema
+// becomes the empty object schema, and nil args reach fn as an empty map.
+func NativeTool(name, description string, inputSchema JSONSchema, fn func(ctx context.Context, args map[string]any) (string, error)) Tool {
+	if inputSchema == nil {
+		inputSchema = emptyObjectSchema()
+	}
+	return Tool{
+		Name:        name,
+		Description: description,
+		InputSchema: inputSchema,
+		Source:      SourceNative,
+		Execute: func(args map[string]any, tc *ToolContext) (ToolResult, error) {
+			if args == nil {
+				args = map[string]any{}
+			}
+			out, err := fn(callContext(tc), args)
+			if err != nil {
+				return ToolResult{Output: err.Error(), IsError: true}, nil
+			}
+			return ToolResult{Output: out}, nil
+		},
+	}
+}
+
+// callContext is the context a tool call runs under: the caller's, or Background.
+func callContext(tc *ToolContext) context.Context {
+	if tc != nil && tc.Ctx != nil {
+		return tc.Ctx
+	}
+	return context.Background()
+}
