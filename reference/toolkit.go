@@ -52,21 +52,32 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 			tk.status[k] = v
 		}
 	}
-	tk.tools = append(tk.tools, opts.ExtraTools...)
-	if len(opts.DisableTools) > 0 {
-		off := map[string]bool{}
-		for _, n := range opts.DisableTools {
-			off[n] = true
-		}
-		kept := tk.tools[:0]
-		for _, t := range tk.tools {
-			if !off[t.Name] {
-				kept = append(kept, t)
-			}
-		}
-		tk.tools = kept
-	}
+	tk.tools = assembleTools(tk.tools, opts.ExtraTools, opts.DisableTools)
 	return tk, nil
+}
+
+// assembleTools walks the MCP tools, then the extra tools in the order given, dropping
+// disabled names. The first tool with a name wins (§4) and each later one is reported,
+// since a silently dropped tool is a support case (C2.7). Names are used as given:
+// extra tools are never sanitized (C2.10).
+func assembleTools(mcp, extra []Tool, disable []string) []Tool {
+	off := make(map[string]bool, len(disable))
+	for _, n := range disable {
+		off[n] = true
+	}
+	seen := map[string]bool{}
+	out := make([]Tool, 0, len(mcp)+len(extra))
+	for _, t := range append(append([]Tool(nil), mcp...), extra...) {
+		switch {
+		case off[t.Name]:
+		case seen[t.Name]:
+			Warnf("[toolnexus] duplicate tool name %q — keeping first", t.Name)
+		default:
+			seen[t.Name] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Tools returns the toolkit's tools in load order.
@@ -90,11 +101,20 @@ func (tk *Toolkit) Get(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Execute runs a tool by name; an unknown name is an error result, not a Go error.
+// Execute runs a tool by name. An unknown name is the model's mistake, so it is an error
+// result the loop feeds back, not a Go error (C1.4). Nil args reach the tool as {}, since
+// argument-free calls are the usual case and MCP wants an object (C1.5). A Go error the
+// tool itself returns is passed on unchanged, as the published port does.
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
 	t, ok := tk.Get(name)
-	if !ok || t.Execute == nil {
-		return ToolResult{Output: fmt.Sprintf("unknown tool %q", name), IsError: true}, nil
+	if !ok {
+		return ToolResult{Output: "Unknown tool: " + name, IsError: true}, nil
+	}
+	if t.Execute == nil {
+		return ToolResult{Output: fmt.Sprintf("tool %q has no Execute function", name), IsError: true}, nil
+	}
+	if args == nil {
+		args = map[string]any{}
 	}
 	return t.Execute(args, &ToolContext{Ctx: ctx})
 }
@@ -104,6 +124,9 @@ func (tk *Toolkit) ToOpenAI() []any { return ToOpenAI(tk.Tools()) }
 
 // ToAnthropic renders the tools in the Anthropic tool shape.
 func (tk *Toolkit) ToAnthropic() []any { return ToAnthropic(tk.Tools()) }
+
+// ToGemini renders the tools in the Gemini shape: one element wrapping them all.
+func (tk *Toolkit) ToGemini() []any { return ToGemini(tk.Tools()) }
 
 // McpStatus returns a copy of each MCP server's state.
 func (tk *Toolkit) McpStatus() map[string]McpStatus {
@@ -125,42 +148,6 @@ func (tk *Toolkit) Close() {
 		s.Close()
 	}
 	tk.sources = nil
-}
-
-// ToOpenAI renders tools as [{type:function, function:{name, description, parameters}}].
-func ToOpenAI(tools []Tool) []any {
-	out := make([]any, 0, len(tools))
-	for _, t := range tools {
-		out = append(out, map[string]any{
-			"type": "function",
-			"function": map[string]any{
-				"name":        t.Name,
-				"description": t.Description,
-				"parameters":  schemaOrEmpty(t.InputSchema),
-			},
-		})
-	}
-	return out
-}
-
-// ToAnthropic renders tools as [{name, description, input_schema}].
-func ToAnthropic(tools []Tool) []any {
-	out := make([]any, 0, len(tools))
-	for _, t := range tools {
-		out = append(out, map[string]any{
-			"name":         t.Name,
-			"description":  t.Description,
-			"input_schema": schemaOrEmpty(t.InputSchema),
-		})
-	}
-	return out
-}
-
-func schemaOrEmpty(s JSONSchema) JSONSchema {
-	if s == nil {
-		return JSONSchema{"type": "object", "properties": map[string]any{}}
-	}
-	return s
 }
 
 // sortedKeys gives deterministic iteration over server maps.
