@@ -151,7 +151,7 @@ func (w *World) neverStarted(name string) error {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
 	if pid, err := readPID(path); err == nil {
-		return fmt.Errorf("the stdio server of %q was started (pid %d) for a call whose context was already cancelled", name, pid)
+		return fmt.Errorf("the stdio server of %q was started (pid %d); want no child process for it", name, pid)
 	}
 	return nil
 }

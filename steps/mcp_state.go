@@ -18,7 +18,8 @@ import (
 type mcpState struct {
 	servers  map[string]map[string]any // the config's servers, by name
 	asFile   bool
-	raw      string // a config written out by the scenario, placeholders filled (contract C3)
+	raw      string                    // a config written out by the scenario, placeholders filled (contract C3)
+	filled   map[string]map[string]any // the stdio fakes its placeholders made, by name
 	closers  []func()
 	http     map[string]*mcpfake.HTTPServer
 	hangs    map[string]*faults.Hang
@@ -37,6 +38,7 @@ func newMCPState() *mcpState {
 		hangs:    map[string]*faults.Hang{},
 		fallback: map[string]*faults.SSEFallback{},
 		pidFiles: map[string]string{},
+		filled:   map[string]map[string]any{},
 		timeouts: map[string]int{},
 	}
 }
