@@ -1,8 +1,15 @@
 package mcpfake
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"slices"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,6 +22,9 @@ type HTTPServer struct {
 	url    string
 	stalls atomic.Int64
 	lists  atomic.Int64
+
+	mu   sync.Mutex
+	reqs []HTTPRequest
 }
 
 // URL is what a client config's "url" should be.
@@ -41,19 +51,38 @@ func (h *HTTPServer) Listed() int { return int(h.lists.Load()) }
 // Close ends every MCP session and connection and stops the server.
 func (h *HTTPServer) Close() { h.srv.Close() }
 
+// HTTPOptions shape an HTTP fake: what it lists and how it misbehaves.
+type HTTPOptions struct {
+	ServerOptions
+	// Stall is a Phase the server never answers ("" stalls nowhere).
+	Stall string
+	// Unauthorized answers every request 401 (with WWW-Authenticate: Bearer), after
+	// recording it.
+	Unauthorized bool
+}
+
 // StartStreamable serves NewServer over the streamable HTTP transport at
 // "<server>/mcp".
-func StartStreamable() (*HTTPServer, error) { return StartStreamableStalling("") }
+func StartStreamable() (*HTTPServer, error) { return StartStreamableWith(HTTPOptions{}) }
 
 // StartStreamableStalling is StartStreamable whose server never answers phase (a Phase
 // constant; "" stalls nowhere).
 func StartStreamableStalling(phase string) (*HTTPServer, error) {
-	server := NewServer()
+	return StartStreamableWith(HTTPOptions{Stall: phase})
+}
+
+// StartStreamableWith serves the server opts describe over the streamable HTTP transport
+// at "<server>/mcp".
+func StartStreamableWith(opts HTTPOptions) (*HTTPServer, error) {
+	server, err := opts.server()
+	if err != nil {
+		return nil, err
+	}
 	h := &HTTPServer{}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", stallHTTP(phase, &h.stalls, &h.lists,
+	mux.Handle("/mcp", stallHTTP(opts.Stall, &h.stalls, &h.lists,
 		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	return h.start(server, mux, "/mcp")
+	return h.start(server, h.front(opts, mux), "/mcp")
 }
 
 // StartSSE serves NewServer over the 2024-11-05 SSE transport only, at
@@ -64,17 +93,25 @@ func StartStreamableStalling(phase string) (*HTTPServer, error) {
 // 405 Method Not Allowed, the answer the MCP spec's backwards-compatibility
 // rule names as the cue to fall back to SSE; the bare SSEHandler would answer
 // 400 or 415, which some clients take for a hard failure.
-func StartSSE() (*HTTPServer, error) { return StartSSEStalling("") }
+func StartSSE() (*HTTPServer, error) { return StartSSEWith(HTTPOptions{}) }
 
 // StartSSEStalling is StartSSE whose server never answers phase: the POST carrying that
 // request is held open and no response is ever sent on the event stream.
 func StartSSEStalling(phase string) (*HTTPServer, error) {
-	server := NewServer()
+	return StartSSEWith(HTTPOptions{Stall: phase})
+}
+
+// StartSSEWith serves the server opts describe as StartSSE does.
+func StartSSEWith(opts HTTPOptions) (*HTTPServer, error) {
+	server, err := opts.server()
+	if err != nil {
+		return nil, err
+	}
 	h := &HTTPServer{}
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	// Only SSE-session messages may stall: a streamable POST is refused first, so a client
 	// with no SSE fallback is never counted as having reached the stalled phase.
-	stalled := stallHTTP(phase, &h.stalls, &h.lists, sse)
+	stalled := stallHTTP(opts.Stall, &h.stalls, &h.lists, sse)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/sse", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
@@ -84,7 +121,97 @@ func StartSSEStalling(phase string) (*HTTPServer, error) {
 		}
 		stalled.ServeHTTP(w, r)
 	})
-	return h.start(server, mux, "/sse")
+	return h.start(server, h.front(opts, mux), "/sse")
+}
+
+func (opts HTTPOptions) server() (*mcp.Server, error) {
+	if !ValidPhase(opts.Stall) {
+		return nil, fmt.Errorf("stall %q: want initialize or tools/list", opts.Stall)
+	}
+	return NewServerWith(opts.ServerOptions)
+}
+
+// front records every request, then answers 401 if opts say so, else passes it on.
+func (h *HTTPServer) front(opts HTTPOptions, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := HTTPRequest{
+			Method:   r.Method,
+			Path:     r.URL.EscapedPath(),
+			RawQuery: r.URL.RawQuery,
+			Header:   r.Header.Clone(),
+			At:       time.Now(),
+		}
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+			if err != nil {
+				http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			rec.RPCMethods = rpcMethods(body)
+		}
+		h.mu.Lock()
+		h.reqs = append(h.reqs, rec)
+		h.mu.Unlock()
+		if opts.Unauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="fake-mcp"`)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"error":"unauthorized"}`)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// HTTPRequest is one HTTP request an HTTP fake received, recorded before it was answered.
+type HTTPRequest struct {
+	Method string
+	// Path is the request path as sent (still percent-encoded); RawQuery is the query
+	// without "?" (the SSE transport's POSTs carry sessionid there).
+	Path     string
+	RawQuery string
+	Header   http.Header
+	// RPCMethods are the JSON-RPC methods a POST body carries ("initialize", "tools/list",
+	// "notifications/initialized", ...; a response carries none), in body order.
+	RPCMethods []string
+	At         time.Time
+}
+
+// Requests returns copies of every request received so far (GET, POST and DELETE alike),
+// in arrival order.
+func (h *HTTPServer) Requests() []HTTPRequest {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]HTTPRequest, len(h.reqs))
+	for i, q := range h.reqs {
+		q.Header = q.Header.Clone()
+		q.RPCMethods = slices.Clone(q.RPCMethods)
+		out[i] = q
+	}
+	return out
+}
+
+// rpcMethods lists the methods of a JSON-RPC message or batch.
+func rpcMethods(body []byte) []string {
+	type msg struct {
+		Method string `json:"method"`
+	}
+	var batch []msg
+	if json.Unmarshal(body, &batch) != nil {
+		var one msg
+		if json.Unmarshal(body, &one) != nil {
+			return nil
+		}
+		batch = []msg{one}
+	}
+	var out []string
+	for _, m := range batch {
+		if m.Method != "" {
+			out = append(out, m.Method)
+		}
+	}
+	return out
 }
 
 func (hs *HTTPServer) start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {

@@ -2,6 +2,7 @@ package mcpfake
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -17,11 +18,21 @@ const (
 	envCancelMS = "MCPFAKE_TEST_CANCEL_AFTER"
 	envStall    = "MCPFAKE_TEST_STALL"
 	envHang     = "MCPFAKE_TEST_HANG"
+	// envArgs (a JSON array) makes the child run StdioMain with these flags instead.
+	envArgs = "MCPFAKE_TEST_ARGS"
 )
 
 func TestMain(m *testing.M) {
 	if os.Getenv(envChild) == "" {
 		os.Exit(m.Run())
+	}
+	if a := os.Getenv(envArgs); a != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(a), &args); err != nil {
+			fmt.Fprintln(os.Stderr, envArgs+":", err)
+			os.Exit(2)
+		}
+		os.Exit(StdioMain(args))
 	}
 	ctx := context.Background()
 	if d, err := time.ParseDuration(os.Getenv(envCancelMS)); err == nil {

@@ -1,7 +1,6 @@
 package mcpfake
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,20 +60,13 @@ func Schema(name string) map[string]any {
 func Description(name string) string { return "tool " + name }
 
 // NewServer returns the go-sdk server "fake-mcp" with the tools a, b, c and
-// get.balance. Each returns the text "<name>:ok", so a caller can tell which
-// tool ran; arguments are not validated, since the suite judges what ports
-// send to the LLM, not what they send to tools.
+// get.balance (CatalogueDefault). Each returns the text "<name>:ok", so a caller can tell
+// which tool ran; arguments are not validated, since the suite judges what ports send to
+// the LLM, not what they send to tools.
 func NewServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "fake-mcp", Version: "1.0.0"}, nil)
-	for _, t := range toolSpecs {
-		text := t.name + ":ok"
-		s.AddTool(&mcp.Tool{
-			Name:        t.name,
-			Description: Description(t.name),
-			InputSchema: t.schema,
-		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
-		})
+	s, err := NewServerWith(ServerOptions{})
+	if err != nil {
+		panic(err) // the default catalogue always exists
 	}
 	return s
 }

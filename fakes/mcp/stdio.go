@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,8 +25,11 @@ func ServeStdio(ctx context.Context, pidFile string) error {
 	return ServeStdioWith(ctx, StdioOptions{PIDFile: pidFile})
 }
 
-// StdioOptions shape how the stdio fake misbehaves.
+// StdioOptions shape what the stdio fake lists and how it misbehaves.
 type StdioOptions struct {
+	// ServerOptions choose the catalogue (CatalogueTools(Catalogue, true): stdio-only
+	// tools included) and the handshake and tools/list delays.
+	ServerOptions
 	// PIDFile receives the process id first thing, before any delay.
 	PIDFile string
 	// StartDelay is slept before the server reads stdin: a server that starts slowly.
@@ -48,8 +52,12 @@ func StalledFile(pidFile string) string { return pidFile + ".stalled" }
 // ListedFile is where a stdio fake that stalls nowhere records that a client sent tools/list.
 func ListedFile(pidFile string) string { return pidFile + ".listed" }
 
-// ServeStdioWith is ServeStdio with the misbehaviours of opts.
+// ServeStdioWith is ServeStdio with the catalogue and misbehaviours of opts. Calling the
+// results catalogue's r_die ends the process at once with DieExitCode, answering nothing.
 func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
+	if !ValidCatalogue(opts.Catalogue) {
+		return fmt.Errorf("unknown catalogue %q", opts.Catalogue)
+	}
 	if opts.PIDFile != "" {
 		if err := writePID(opts.PIDFile); err != nil {
 			return err
@@ -103,7 +111,11 @@ func ServeStdioWith(ctx context.Context, opts StdioOptions) error {
 			Writer: nopWriteCloser{os.Stdout},
 		}
 	}
-	ss, err := NewServer().Connect(ctx, transport, nil)
+	server, err := newServer(opts.ServerOptions, true, &toolEnv{die: func() { os.Exit(DieExitCode) }})
+	if err != nil {
+		return err
+	}
+	ss, err := server.Connect(ctx, transport, nil)
 	if err != nil {
 		return err
 	}
