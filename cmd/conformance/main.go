@@ -24,6 +24,7 @@ usage:
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
   conformance version                   the harness version (module version, or the commit built)
   conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
+                             [--catalogue NAME] [--list-delay D] [--init-delay D]
                                             (used by the suite) the fake stdio MCP server
 
 Run 'conformance <command> -h' for a command's flags.
