@@ -43,3 +43,29 @@ Feature: Contract C1 - the Tool and ToolResult shape
     Given a native tool "ping" that returns "pong"
     When the tool "ghost" is executed with {}
     Then the execute result is an error whose output is exactly "Unknown tool: ghost"
+
+  @id:c1-no-args-empty-object @recommended @src:rec-c1-noargs
+  @C1.5
+  Scenario Outline: executing an MCP tool with <given> arguments sends an empty object
+    Given an MCP server "r" over streamable HTTP listing the results tools
+    When the tool "r_echo" is executed with <given> arguments
+    Then the fake "r" received tools/call of "echo" with the arguments {}
+
+    Examples:
+      | given |
+      | no    |
+      | null  |
+
+  @id:c1-dead-server-result @recommended @src:rec-c1-failure-result
+  @C1.6
+  Scenario: a server that dies in the middle of a call gives an error result, not an exception
+    Given an MCP server "d" over stdio listing the results tools
+    When the tool "d_r_die" is executed with {}
+    Then the execute result is an error with a non-empty output
+
+  @id:c1-closed-port-result @recommended @src:rec-c1-failure-result
+  @C1.6
+  Scenario: an http tool aimed at a closed port gives an error result, not an exception
+    Given an http tool "gone" for GET "{{closed}}/x"
+    When the tool "gone" is executed with {}
+    Then the execute result is an error with a non-empty output

@@ -18,14 +18,18 @@ func (w *World) registerContractToolSteps(sc stepAdder) {
 	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, w.nativeThrows)
 	sc.Step(`^a native tool "([^"]*)" that returns the object (.+)$`, w.nativeReturnsObject)
 	sc.Step(`^a native tool "([^"]*)" that returns the result (.+)$`, w.nativeReturnsResult)
+	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)"$`, w.httpTool)
+	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)" with:$`, w.httpToolWith)
 	sc.Step(`^the toolkit is built$`, w.buildToolkit)
 	sc.Step(`^the toolkit is described$`, w.describeToolkit)
-	sc.Step(`^the tool "([^"]*)" is executed with (.+)$`, w.executeWith)
+	sc.Step(`^the tool "([^"]*)" is executed with (\{.*\})$`, w.executeWith)
 	sc.Step(`^the tool "([^"]*)" is executed with no arguments$`, w.executeNoArgs)
 	sc.Step(`^the tool "([^"]*)" is executed with null arguments$`, w.executeNullArgs)
 	sc.Step(`^the schema adapters are rendered$`, w.renderAdapters)
 	sc.Step(`^"([^"]*)" is sanitized$`, w.sanitize)
 
+	sc.Step(`^the tools include (.+)$`, w.toolsInclude)
+	sc.Step(`^the described tools have exactly one "([^"]*)"$`, w.describedExactlyOne)
 	sc.Step(`^every described tool has a name, a description, an object input schema and a source$`, w.describedShape)
 	sc.Step(`^the described tools are, in order, with their sources:$`, w.describedSources)
 	sc.Step(`^the described tool "([^"]*)" has the input schema (.+)$`, w.describedSchema)
@@ -34,6 +38,8 @@ func (w *World) registerContractToolSteps(sc stepAdder) {
 	sc.Step(`^the execute result is an error with a non-empty output$`, w.executeErrorNonEmpty)
 	sc.Step(`^the execute output is exactly:$`, w.executeOutputDoc)
 	sc.Step(`^the execute result is not an error$`, w.executeNotError)
+	sc.Step(`^the execute output contains "([^"]*)"$`, w.executeOutputContains)
+	sc.Step(`^the execute output contains "([^"]*)" and then "([^"]*)"$`, w.executeOutputContainsInOrder)
 	sc.Step(`^the execute metadata is (.+)$`, w.executeMetadata)
 	sc.Step(`^the native tool "([^"]*)" was called with (.+)$`, w.nativeCalledWith)
 	sc.Step(`^the sanitized value is "([^"]*)"$`, w.sanitizedIs)
@@ -47,6 +53,35 @@ func (w *World) nativeTool(name string, decl map[string]any, fn *nativeFn) {
 	}
 	w.host.addNative(name, fn)
 	w.extraTools = append(w.extraTools, decl)
+}
+
+// httpTool declares an http extra tool; {{endpoint}} in the URL is this scenario's route on
+// the HTTP endpoint fake.
+func (w *World) httpTool(name, method, url string) error {
+	return w.httpToolDecl(name, method, url, map[string]any{})
+}
+
+// httpToolWith takes the rest of the declaration (headers, query, body, timeoutMs,
+// resultMode, inputSchema) as a JSON object.
+func (w *World) httpToolWith(name, method, url string, doc *godog.DocString) error {
+	var decl map[string]any
+	if err := json.Unmarshal([]byte(doc.Content), &decl); err != nil {
+		return fmt.Errorf("harness: http tool %q: its declaration is not a JSON object: %w", name, err)
+	}
+	return w.httpToolDecl(name, method, url, decl)
+}
+
+func (w *World) httpToolDecl(name, method, url string, decl map[string]any) error {
+	u, err := w.endpointURL(url)
+	if err != nil {
+		return err
+	}
+	decl["kind"], decl["name"], decl["method"], decl["url"] = "http", name, method, u
+	if _, ok := decl["description"]; !ok {
+		decl["description"] = "http tool " + name
+	}
+	w.extraTools = append(w.extraTools, decl)
+	return nil
 }
 
 func argSchema() map[string]any {
@@ -182,6 +217,45 @@ func (w *World) describedTools() ([]map[string]any, error) {
 	return out, nil
 }
 
+func (w *World) toolsInclude(list string) error {
+	r, err := w.okResult()
+	if err != nil {
+		return err
+	}
+	names, _ := r["tools"].([]any)
+	have := map[string]bool{}
+	for _, n := range names {
+		have[fmt.Sprint(n)] = true
+	}
+	var missing []string
+	for _, want := range splitList(list) {
+		if !have[want] {
+			missing = append(missing, want)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the toolkit lacks %s; it has %s", strings.Join(missing, ", "), compactJSON(names))
+	}
+	return nil
+}
+
+func (w *World) describedExactlyOne(name string) error {
+	tools, err := w.describedTools()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, t := range tools {
+		if t["name"] == name {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Errorf("the toolkit describes %d tools named %q; want exactly one", n, name)
+	}
+	return nil
+}
+
 func (w *World) describedShape() error {
 	tools, err := w.describedTools()
 	if err != nil {
@@ -302,6 +376,23 @@ func (w *World) executeNotError() error {
 	}
 	if r["isError"] != false {
 		return fmt.Errorf("execute returned isError %s (output %s); want false", compactJSON(r["isError"]), compactJSON(r["output"]))
+	}
+	return nil
+}
+
+func (w *World) executeOutputContains(part string) error {
+	return w.executeOutputContainsInOrder(part, "")
+}
+
+func (w *World) executeOutputContainsInOrder(first, then string) error {
+	r, err := w.executeResult()
+	if err != nil {
+		return err
+	}
+	out, _ := r["output"].(string)
+	i := strings.Index(out, first)
+	if i < 0 || (then != "" && !strings.Contains(out[i+len(first):], then)) {
+		return fmt.Errorf("execute output %s does not contain %q%s", compactJSON(r["output"]), first, map[bool]string{true: fmt.Sprintf(" followed by %q", then)}[then != ""])
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ type mcpState struct {
 	asFile   bool
 	raw      string                    // a config written out by the scenario, placeholders filled (contract C3)
 	filled   map[string]map[string]any // the stdio fakes its placeholders made, by name
+	order    []string                  // catalogue servers in the order declared: a file keeps it
 	closers  []func()
 	http     map[string]*mcpfake.HTTPServer
 	hangs    map[string]*faults.Hang
@@ -124,6 +125,9 @@ func (w *World) configArg() (map[string]any, error) {
 		return map[string]any{"inline": doc}, nil
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
+	if len(w.mcp.order) == len(w.mcp.servers) && len(w.mcp.order) > 1 {
+		b = orderedConfig(w.mcp.order, w.mcp.servers)
+	}
 	path := filepath.Join(w.dir, "mcp.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return nil, fmt.Errorf("harness: writing %s: %w", path, err)
@@ -202,4 +206,21 @@ func readPID(path string) (int, error) {
 		return 0, fmt.Errorf("pid file %s holds %q", path, b)
 	}
 	return pid, nil
+}
+
+// orderedConfig writes {"mcpServers": …} with the servers in the order given: the config
+// order C2.8 and C5.6 judge.
+func orderedConfig(order []string, servers map[string]map[string]any) []byte {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers": {`)
+	for i, name := range order {
+		k, _ := json.Marshal(name)
+		v, _ := json.Marshal(servers[name])
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(k) + ": " + string(v))
+	}
+	b.WriteString("}}")
+	return []byte(b.String())
 }

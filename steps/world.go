@@ -309,6 +309,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerContractRunSteps(sc)
 	w.registerContractAdapterSteps(sc)
 	w.registerContractConfigSteps(sc)
+	w.registerContractMCPSteps(sc)
 }
 
 type opResponse struct {
