@@ -186,6 +186,39 @@ def host_tool(toolkit: str, spec: dict[str, Any]) -> Any:
                    input_schema=copy.deepcopy(spec["inputSchema"]), source="custom", execute=execute)
 
 
+def native_tool(toolkit: str, spec: dict[str, Any]) -> Any:
+    """define_tool(fn, ...): the port maps what fn returns or raises. native.py calls
+    fn(**dict(args or {})) (plus ctx= only when fn names a ctx/context parameter), so fn takes
+    **kwargs alone: it then receives exactly the args' keys and values, relayed as input."""
+    returns = spec.get("returns", "string")
+
+    def fn(**kwargs: Any) -> Any:  # a plain def: the port runs it in a worker thread
+        value, _ = call_back("tool", {"toolkit": toolkit, "name": spec["name"], "input": kwargs})
+        if returns == "result":  # {output, isError, metadata?} -> the port's ToolResult
+            extra = {"metadata": value["metadata"]} if "metadata" in value else {}
+            return tn.ToolResult(output=value["output"], is_error=value["isError"], **extra)
+        return value  # string: as answered; object: the decoded JSON value (dict, list, ...)
+    kw = {"input_schema": copy.deepcopy(spec["inputSchema"])} if "inputSchema" in spec else {}
+    return tn.define_tool(fn, name=spec["name"], description=spec["description"], **kw)
+
+
+HTTP_FIELDS = (("method", "method"), ("url", "url"), ("headers", "headers"), ("query", "query"),
+               ("body", "body"), ("inputSchema", "input_schema"), ("resultMode", "result_mode"))
+
+
+def http_tool(spec: dict[str, Any]) -> Any:
+    """http_tool(name=, description=, ...) with only the fields given; timeout in seconds."""
+    kw = {name: copy.deepcopy(spec[k]) for k, name in HTTP_FIELDS if k in spec}
+    if "timeoutMs" in spec:
+        kw["timeout"] = spec["timeoutMs"] / 1000.0
+    return tn.http_tool(name=spec["name"], description=spec["description"], **kw)
+
+
+def extra_tool(toolkit: str, spec: dict[str, Any]) -> Any:
+    kind = spec.get("kind", "host")
+    return native_tool(toolkit, spec) if kind == "native" else http_tool(spec) if kind == "http" else host_tool(toolkit, spec)
+
+
 # --- errors, relayed for the runner to judge ---------------------------------------------------
 def type_name(cls: type) -> str:
     return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
@@ -289,7 +322,16 @@ def run_report(res: Any) -> dict[str, Any]:
     # What the port returned, nothing invented: a missing result stays None/null.
     calls = getattr(res, "tool_calls", None)
     return {"text": getattr(res, "text", None), "turns": getattr(res, "turns", None),
-            "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None}
+            "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
+            "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None}
+
+
+def call_of(tc: dict[str, Any]) -> dict[str, Any]:
+    # one RunResult.tool_calls entry {name, args, output, is_error, metadata}; metadata None: none given
+    out = {"name": tc.get("name"), "args": tc.get("args"), "output": tc.get("output"), "isError": tc.get("is_error")}
+    if tc.get("metadata") is not None:
+        out["metadata"] = tc["metadata"]
+    return out
 
 
 # --- ops ---------------------------------------------------------------------------------------
@@ -367,7 +409,7 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
     if "mcpConfig" in args:
         kw["mcp_config"] = config_input(args["mcpConfig"])
     if args.get("extraTools"):
-        kw["extra_tools"] = [host_tool(handle, t) for t in args["extraTools"]]
+        kw["extra_tools"] = [extra_tool(handle, t) for t in args["extraTools"]]
     with cancel_handle(args) as cancel:
         if cancel is not None:
             kw["cancel"] = cancel
@@ -421,6 +463,34 @@ async def op_mcp_list(args: dict[str, Any]) -> dict[str, Any]:
     return {"tools": tools, "status": dict(inv.status)}
 
 
+async def op_toolkit_describe(args: dict[str, Any]) -> dict[str, Any]:
+    tk = toolkit_of(args)
+    tools = tk.tools()
+    return {"tools": None if tools is None else [
+        {"name": t.name, "description": t.description, "inputSchema": t.input_schema, "source": t.source}
+        for t in tools], "status": dict(tk.mcp_status())}
+
+
+async def op_tool_execute(args: dict[str, Any]) -> dict[str, Any]:
+    # args absent or null: None, the port's default (execute(name, args=None))
+    res = await toolkit_of(args).execute(args["name"], copy.deepcopy(args.get("args")))
+    out = {"output": res.output, "isError": res.is_error}
+    if res.metadata is not None:  # None: the port gave none
+        out["metadata"] = res.metadata
+    return out
+
+
+async def op_adapters(args: dict[str, Any]) -> dict[str, Any]:
+    tk = toolkit_of(args)
+    return {"openai": tk.to_openai(), "anthropic": tk.to_anthropic(), "gemini": tk.to_gemini()}
+
+
+async def op_sanitize(args: dict[str, Any]) -> dict[str, Any]:
+    if not callable(getattr(tn, "sanitize", None)):
+        raise AdapterError("unsupported", "adapter: this toolnexus exports no sanitize")
+    return {"value": tn.sanitize(args["value"])}
+
+
 async def op_shutdown(args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
@@ -430,7 +500,8 @@ HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "client.ask": op_client_ask, "store.get": op_store_get, "store.save": op_store_save,
     "store.identity": op_store_identity, "toolkit.create": op_toolkit_create,
     "toolkit.close": op_toolkit_close, "mcp.load": op_mcp_load, "mcp.list": op_mcp_list,
-    "shutdown": op_shutdown,
+    "toolkit.describe": op_toolkit_describe, "tool.execute": op_tool_execute, "adapters": op_adapters,
+    "sanitize": op_sanitize, "shutdown": op_shutdown,
 }
 
 

@@ -66,6 +66,11 @@ class FakeLLM:
             def log_message(self, *a: Any) -> None:
                 pass
 
+            def do_GET(self) -> None:  # noqa: N802 — the http tool's endpoint: JSON echoing path and query
+                with outer.lock:
+                    outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": None})
+                self._send("application/json", json.dumps({"path": self.path, "auth": self.headers.get("X-Auth")}).encode())
+
             def do_POST(self) -> None:  # noqa: N802
                 n = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(n)
@@ -178,7 +183,7 @@ class Adapter:
 
     def __init__(self, cmd: list[str]) -> None:
         r, w = os.pipe()
-        env = dict(os.environ, CONFORMANCE_CALLBACK_FD=str(r))
+        env = dict(os.environ, CONFORMANCE_CALLBACK_FD=str(r), TNX_PARENT="1", TNX_SECRET="s3cr3t-9f2c")  # as the runner sets
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr,
                                   start_new_session=True, pass_fds=(r,), env=env)
         os.close(r)
@@ -247,6 +252,8 @@ RESULT_DEFS = {
     "hello": "result.hello", "client.run": "result.run", "client.ask": "result.run",
     "store.get": "result.store.get", "store.identity": "result.store.identity",
     "toolkit.create": "result.tools", "mcp.load": "result.tools", "mcp.list": "result.mcp.list",
+    "toolkit.describe": "result.describe", "tool.execute": "result.execute", "adapters": "result.adapters",
+    "sanitize": "result.sanitize",
 }
 
 
@@ -402,7 +409,8 @@ def main() -> int:
 
         r = ad.call("client.run", {"client": "c1", "toolkit": "t1", "prompt": "hello"})
         res = r.get("result", {})
-        check("client.run ok", r["ok"] and res == {"text": "done", "turns": 2, "toolCalls": ["echo"]}, r)
+        check("client.run ok", r["ok"] and res == {"text": "done", "turns": 2, "toolCalls": ["echo"], "calls": [
+            {"name": "echo", "args": {"text": "hi"}, "output": "echoed", "isError": False}]}, r)
         check("callbacks in the port's order", [c["fn"] for c in ad.callbacks] ==
               ["beforeLLM", "bodyTransform", "http", "tool", "beforeLLM", "bodyTransform", "http"], ad.callbacks)
         saw = [a["body"] for a in ad.saw("bodyTransform")]
@@ -540,6 +548,57 @@ def main() -> int:
         check("mcp.list (unfiltered, original names)", r["ok"] and sorted(names) == ["a", "get.balance"]
               and res.get("status") == {"srv": "connected", "off": "disabled"}
               and all(isinstance(t["inputSchema"], dict) for t in res["tools"]["srv"]), r)
+
+        # 5b. wave 1: native tools (each returns kind, a raise), an http tool, describe, execute, adapters, sanitize
+        def natives(fn: str, args: dict[str, Any]) -> dict[str, Any]:
+            name = args.get("name")
+            if name == "n_fail":
+                return {"ok": False, "error": "host: native refused"}
+            value = {"n_str": "plain", "n_obj": {"b": 1, "a": [True, None]},
+                     "n_res": {"output": "r", "isError": True, "metadata": {"k": 1}}}.get(name, "echoed")
+            return {"ok": True, "value": value}
+
+        ad.answer = natives
+        extra = [{"name": "n_str", "description": "s", "kind": "native"},
+                 {"name": "n_obj", "description": "o", "kind": "native", "returns": "object",
+                  "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+                 {"name": "n_res", "description": "r", "kind": "native", "returns": "result"},
+                 {"name": "n_fail", "description": "f", "kind": "native"},
+                 {"name": "h.get", "description": "h", "kind": "http", "method": "GET", "url": llm.base + "/h/{id}",
+                  "headers": {"X-Auth": "${TNX_SECRET}"}, "timeoutMs": 5000}, ECHO]
+        r = ad.call("toolkit.create", {"handle": "w1", "extraTools": extra})
+        check("toolkit.create (native + http + host)", r["ok"] and r["result"]["tools"] == ["n_str", "n_obj", "n_res", "n_fail", "h.get", "echo"], r)
+        r = ad.call("toolkit.describe", {"toolkit": "w1"})
+        tools = r.get("result", {}).get("tools") or []
+        check("toolkit.describe: names, sources, schemas", r["ok"] and [(t["name"], t["source"]) for t in tools] == [
+            ("n_str", "native"), ("n_obj", "native"), ("n_res", "native"), ("n_fail", "native"), ("h.get", "http"), ("echo", "custom")]
+            and tools[0]["inputSchema"] == {"type": "object", "properties": {}, "additionalProperties": False}
+            and tools[1]["inputSchema"] == extra[1]["inputSchema"] and r["result"]["status"] == {}, r)
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "n_str", "args": {"x": 1, "ctx": "c"}})
+        check("tool.execute native string: the args relayed whole", r["ok"] and r["result"] == {"output": "plain", "isError": False}
+              and ad.saw("tool") == [{"toolkit": "w1", "name": "n_str", "input": {"x": 1, "ctx": "c"}}], (r, ad.callbacks))
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "n_obj"})
+        check("tool.execute native object (no args: {} reaches fn)", r["ok"] and r["result"] == {"output": '{"b": 1, "a": [true, null]}', "isError": False}
+              and ad.saw("tool") == [{"toolkit": "w1", "name": "n_obj", "input": {}}], (r, ad.callbacks))
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "n_res", "args": None})
+        check("tool.execute native result", r["ok"] and r["result"] == {"output": "r", "isError": True, "metadata": {"k": 1}}, r)
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "n_fail", "args": {}})
+        check("tool.execute native raise: the answer's message", r["ok"] and r["result"] == {"output": "host: native refused", "isError": True}, r)
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "h.get", "args": {"id": "a b", "n": 2}})
+        check("tool.execute http GET", r["ok"] and r["result"] == {"output": json.dumps({"path": "/h/a%20b?n=2", "auth": "s3cr3t-9f2c"}), "isError": False,
+              "metadata": {"status": 200}}, r)
+        r = ad.call("tool.execute", {"toolkit": "w1", "name": "nope"})
+        check("tool.execute unknown name", r["ok"] and r["result"] == {"output": "Unknown tool: nope", "isError": True}, r)
+        r = ad.call("adapters", {"toolkit": "w1"})
+        res = r.get("result", {})
+        check("adapters", r["ok"] and len(res.get("openai", [])) == 6 and res["openai"][5] == {"type": "function", "function": {
+            "name": "echo", "description": "echo text", "parameters": ECHO["inputSchema"]}}
+              and res["anthropic"][5] == {"name": "echo", "description": "echo text", "input_schema": ECHO["inputSchema"]}
+              and len(res["gemini"]) == 1 and len(res["gemini"][0]["functionDeclarations"]) == 6, r)
+        r = ad.call("sanitize", {"value": "a.b c🚀-_9"})
+        check("sanitize", r["ok"] and r["result"] == {"value": "a_b_c_-_9"}, r)
+        r = ad.call("toolkit.close", {"toolkit": "w1"})
+        ad.answer = shaping
 
         # 6. errors: relayed with their chain, judged by errors.json
         r = ad.call("mcp.load", {"mcpConfig": {"file": os.path.join(tmp, "missing.json")}})
