@@ -3,7 +3,8 @@
 // One JSON request per line on stdin, served one at a time; one response line each on stdout.
 // Host functions call back to the runner, which decides what they do and judges errors
 // (errors.json). Only the port's public API is used: createClient, createToolkit, loadMcp,
-// listMcpTools, InMemoryConversationStore and the Client / Toolkit methods.
+// listMcpTools, InMemoryConversationStore, defineTool, httpTool, sanitize and the Client /
+// Toolkit methods.
 import { readFileSync, readSync, writeSync } from "node:fs"
 import path from "node:path"
 import { createInterface } from "node:readline"
@@ -172,6 +173,30 @@ function hostTool(toolkit, t) {
   }
 }
 
+// nativeTool is the port's defineTool: its run(args) calls back `tool` and returns the answer's
+// value as it came (string or any JSON value), or for returns: "result" the ToolResult object
+// {output, isError, metadata?}. An ok:false answer throws, and the port maps the throw.
+function nativeTool(toolkit, t) {
+  const opts = { name: t.name, description: t.description }
+  if (t.inputSchema !== undefined) opts.inputSchema = t.inputSchema
+  opts.run = (input) => {
+    const { value } = callback("tool", { toolkit, name: t.name, input })
+    if (t.returns !== "result") return value
+    return { output: value.output, isError: value.isError, ...("metadata" in value ? { metadata: value.metadata } : {}) }
+  }
+  return tn.defineTool(opts)
+}
+
+// httpTool is the port's httpTool with only the fields given (timeout in ms, as the port takes it).
+function httpTool(t) {
+  const opts = { name: t.name, description: t.description }
+  for (const k of ["method", "url", "headers", "query", "body", "inputSchema", "resultMode"]) if (t[k] !== undefined) opts[k] = t[k]
+  if (t.timeoutMs !== undefined) opts.timeout = t.timeoutMs
+  return tn.httpTool(opts)
+}
+
+const extraTool = (toolkit, t) => (t.kind === "native" ? nativeTool(toolkit, t) : t.kind === "http" ? httpTool(t) : hostTool(toolkit, t))
+
 // --- relayed errors ----------------------------------------------------------------------------
 const errMessage = (e) => String(e && typeof e === "object" && e.message !== undefined ? e.message : e)
 // errType is the error's name (AbortError, TimeoutError, TypeError), else its constructor's.
@@ -243,7 +268,11 @@ async function withRun(args, fn) {
   try {
     const res = (await fn(client, empty ?? lookupToolkit(args.toolkit))) ?? {}
     const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
-    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls }
+    // RunResult.toolCalls as given; an undefined metadata drops out of the JSON line
+    const calls = Array.isArray(res.toolCalls)
+      ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
+      : null
+    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls }
   } finally {
     if (empty) await empty.close().catch(() => {})
   }
@@ -329,7 +358,7 @@ const HANDLERS = {
   async "toolkit.create"(args, timing) {
     const opts = { builtins: false }
     if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
-    if (args.extraTools) opts.extraTools = args.extraTools.map((t) => hostTool(args.handle, t))
+    if (args.extraTools) opts.extraTools = args.extraTools.map((t) => extraTool(args.handle, t))
     if (timing) opts.signal = timing.signal
     const tk = await tn.createToolkit(opts)
     if (!tk) return { tools: null, status: null } // null stays null, no handle kept
@@ -363,6 +392,33 @@ const HANDLERS = {
       tools[server] = (list ?? []).map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? null }))
     }
     return { tools, status: statusOf(inv.status) }
+  },
+
+  "toolkit.describe"(args) {
+    const tk = lookupToolkit(args.toolkit)
+    const list = tk.tools()
+    const tools = Array.isArray(list)
+      ? list.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? null, source: t.source ?? null }))
+      : null
+    return { tools, status: statusOf(tk.mcpStatus()) }
+  },
+
+  // args absent: undefined is passed; null: null (the port's `args ?? {}` decides)
+  async "tool.execute"(args) {
+    const res = (await lookupToolkit(args.toolkit).execute(args.name, args.args)) ?? {}
+    const out = { output: res.output ?? null, isError: res.isError ?? null }
+    if (res.metadata !== undefined) out.metadata = res.metadata
+    return out
+  },
+
+  adapters(args) {
+    const tk = lookupToolkit(args.toolkit)
+    return { openai: tk.toOpenAI(), anthropic: tk.toAnthropic(), gemini: tk.toGemini() }
+  },
+
+  sanitize(args) {
+    if (typeof tn.sanitize !== "function") throw unsupported("adapter: this JS port exports no sanitize")
+    return { value: tn.sanitize(args.value) }
   },
 
   shutdown: () => ({}),

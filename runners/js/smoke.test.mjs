@@ -72,6 +72,10 @@ before(async () => {
     let b = ""
     req.on("data", (c) => (b += c))
     req.on("end", () => {
+      if (req.method === "GET") { // the http tool's endpoint: JSON naming the path and a header
+        res.writeHead(200, { "content-type": "application/json" })
+        return res.end(JSON.stringify({ path: req.url, auth: req.headers["x-auth"] ?? null }))
+      }
       bodies.push(JSON.parse(b))
       res.writeHead(200, { "content-type": "application/json" })
       res.end(JSON.stringify({ choices: [{ message: replies.shift() ?? text("ok") }] }))
@@ -83,7 +87,7 @@ before(async () => {
   const argv = JSON.parse(execFileSync("bash", [path.join(here, "prepare")], { encoding: "utf8", timeout: 120000 }).trim())
   child = spawn(argv[0], argv.slice(1), {
     stdio: ["pipe", "pipe", "pipe", "pipe"],
-    env: { ...process.env, CONFORMANCE_CALLBACK_FD: "3" },
+    env: { ...process.env, CONFORMANCE_CALLBACK_FD: "3", TNX_PARENT: "1", TNX_SECRET: "s3cr3t-9f2c" }, // as the runner sets
   })
   child.stderr.on("data", (d) => (stderr += d))
   lines = createInterface({ input: child.stdout })
@@ -105,7 +109,7 @@ test("hello names the port and every op", { skip }, async () => {
   assert.equal(r.result.port, "js")
   assert.equal(r.result.library, "toolnexus")
   assert.match(r.result.runtime, /^node v\d+/)
-  assert.equal(r.result.ops.length, 12)
+  assert.equal(r.result.ops.length, 16)
 })
 
 test("hook, transform and fetch call back in pipeline order; their answers reach the wire", { skip }, async () => {
@@ -126,7 +130,7 @@ test("hook, transform and fetch call back in pipeline order; their answers reach
   }
   bodies.length = 0
   r = await call("client.run", { client: "c", toolkit: "t", prompt: "hi" })
-  assert.deepEqual(r.result, { text: "ok", turns: 1, toolCalls: [] })
+  assert.deepEqual(r.result, { text: "ok", turns: 1, toolCalls: [], calls: [] })
   assert.deepEqual(callbacks.map((c) => c.fn), ["beforeLLM", "bodyTransform", "http"])
   const [hook, transform, fetch] = callbacks.map((c) => c.args)
   assert.deepEqual([hook.client, hook.turn, hook.messages.at(-1).content, hook.tools.length], ["c", 0, "hi", 1])
@@ -144,7 +148,7 @@ test("a host tool calls back with its input; an ok:false answer throws from exec
   replies.push(toolCall("echo", { text: "x" }), text("done"))
   bodies.length = 0
   let r = await call("client.run", { client: "plain", toolkit: "t", prompt: "use it" })
-  assert.deepEqual(r.result, { text: "done", turns: 2, toolCalls: ["echo"] })
+  assert.deepEqual(r.result, { text: "done", turns: 2, toolCalls: ["echo"], calls: [{ name: "echo", args: { text: "x" }, output: "echo-output", isError: false }] })
   assert.deepEqual(callbacks.map((c) => c.args), [{ toolkit: "t", name: "echo", input: { text: "x" } }])
   assert.equal(bodies[1].messages.at(-1).content, "echo-output")
   answer = () => ({ ok: false, error: "host: refused" })
@@ -152,6 +156,51 @@ test("a host tool calls back with its input; an ok:false answer throws from exec
   r = await call("client.run", { client: "plain", toolkit: "t", prompt: "use it" })
   // The JS port lets a tool's rejection end the run.
   assert.equal(r.error?.message, "host: refused", JSON.stringify(r))
+})
+
+test("wave 1: native and http tools, describe, execute, adapters, sanitize", { skip }, async () => {
+  const echo = { name: "echo", description: "d", inputSchema: { type: "object" } }
+  const extraTools = [
+    { name: "n_str", description: "s", kind: "native" },
+    { name: "n_obj", description: "o", kind: "native", returns: "object", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+    { name: "n_res", description: "r", kind: "native", returns: "result" },
+    { name: "n_fail", description: "f", kind: "native" },
+    { name: "h.get", description: "h", kind: "http", method: "GET", url: `${base()}/h/{id}`, headers: { "X-Auth": "${TNX_SECRET}" }, timeoutMs: 5000 },
+    echo,
+  ]
+  const values = { n_str: "plain", n_obj: { b: 1, a: [true, null] }, n_res: { output: "r", isError: true, metadata: { k: 1 } } }
+  answer = (fn, args) => (args.name === "n_fail" ? { ok: false, error: "host: native refused" } : { ok: true, value: values[args.name] ?? "echoed" })
+  let r = await call("toolkit.create", { handle: "w1", extraTools })
+  assert.deepEqual(r.result, { tools: ["n_str", "n_obj", "n_res", "n_fail", "h.get", "echo"], status: {} }, JSON.stringify(r))
+  r = await call("toolkit.describe", { toolkit: "w1" })
+  assert.deepEqual(r.result.tools.map((t) => [t.name, t.source]),
+    [["n_str", "native"], ["n_obj", "native"], ["n_res", "native"], ["n_fail", "native"], ["h.get", "http"], ["echo", "custom"]])
+  assert.deepEqual(r.result.tools[0].inputSchema, { type: "object", properties: {}, additionalProperties: false })
+  assert.deepEqual(r.result.tools[1].inputSchema, extraTools[1].inputSchema)
+  r = await call("tool.execute", { toolkit: "w1", name: "n_str", args: { x: 1 } })
+  assert.deepEqual(r.result, { output: "plain", isError: false })
+  assert.deepEqual(callbacks.map((c) => c.args), [{ toolkit: "w1", name: "n_str", input: { x: 1 } }])
+  r = await call("tool.execute", { toolkit: "w1", name: "n_obj" })
+  assert.deepEqual(r.result, { output: '{"b":1,"a":[true,null]}', isError: false })
+  assert.deepEqual(callbacks.map((c) => c.args.input), [{}], "no args: the port's args ?? {}")
+  r = await call("tool.execute", { toolkit: "w1", name: "n_res", args: null })
+  assert.deepEqual(r.result, { output: "r", isError: true, metadata: { k: 1 } })
+  r = await call("tool.execute", { toolkit: "w1", name: "n_fail", args: {} })
+  assert.deepEqual(r.result, { output: "host: native refused", isError: true })
+  r = await call("tool.execute", { toolkit: "w1", name: "h.get", args: { id: "a b", n: 2 } })
+  assert.deepEqual([r.result.isError, r.result.metadata], [false, { status: 200 }], JSON.stringify(r))
+  assert.deepEqual(JSON.parse(r.result.output), { path: "/h/a%20b?n=2", auth: "s3cr3t-9f2c" })
+  r = await call("tool.execute", { toolkit: "w1", name: "nope" })
+  assert.deepEqual(r.result, { output: "Unknown tool: nope", isError: true })
+  r = await call("adapters", { toolkit: "w1" })
+  assert.deepEqual(r.result.openai.at(-1), { type: "function", function: { name: "echo", description: "d", parameters: { type: "object" } } })
+  assert.deepEqual(r.result.anthropic.at(-1), { name: "echo", description: "d", input_schema: { type: "object" } })
+  assert.equal(r.result.gemini.length, 1)
+  assert.equal(r.result.gemini[0].functionDeclarations.length, 6)
+  r = await call("sanitize", { value: "a.b c🚀-_9" })
+  assert.deepEqual(r.result, { value: "a_b_c__-_9" }, "the port's regex has no u flag: a surrogate pair is two characters")
+  r = await call("toolkit.close", { toolkit: "w1" })
+  assert.equal(r.ok, true)
 })
 
 test("an in-place answer edits the objects the port handed over", { skip }, async () => {
