@@ -34,6 +34,14 @@ class LLM(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def do_GET(self):  # the http tool's endpoint: JSON naming the path and a header
+        out = json.dumps({"path": self.path, "auth": self.headers.get("X-Auth")}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         wire.append(body)
@@ -69,7 +77,7 @@ class Adapter:
         r, w = os.pipe()
         # bash puts the pipe's read end on fd 3, as the runner does.
         self.proc = subprocess.Popen(["bash", "-c", f'exec 3<&{r} {r}<&-; exec "$@"', "adapter"] + cmd,
-                                     pass_fds=(r,), env={**os.environ, "CONFORMANCE_CALLBACK_FD": "3"},
+                                     pass_fds=(r,), env={**os.environ, "CONFORMANCE_CALLBACK_FD": "3", "TNX_PARENT": "1", "TNX_SECRET": "s3cr3t-9f2c"},
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
         os.close(r)
         self.answers = os.fdopen(w, "w")
@@ -128,7 +136,8 @@ def main():
     a.callbacks.clear()
     wire.clear()
     r = a.request("client.run", {"client": "c1", "toolkit": "t1", "prompt": "use the tool"})
-    check("the run reports what the port returned", r.get("result") == {"text": "done", "turns": 2, "toolCalls": ["echo"]}, r)
+    check("the run reports what the port returned", r.get("result") == {"text": "done", "turns": 2, "toolCalls": ["echo"], "calls": [
+        {"name": "echo", "args": {"text": "hi"}, "output": "echo-output", "isError": False}]}, r)
     fns = [c["fn"] for c in a.callbacks]
     check("callbacks come in the port's order", fns == ["beforeLLM", "bodyTransform", "http", "tool",
                                                         "beforeLLM", "bodyTransform", "http"], fns)
@@ -169,6 +178,53 @@ def main():
     a.request("store.save", {"client": "c3", "id": "x", "messages": msgs})
     check("store.get returns what was saved", a.request("store.get", {"client": "c3", "id": "x"}).get("result") == {"messages": msgs})
     check("store.get of nothing is null", a.request("store.get", {"client": "c3", "id": "none"}).get("result") == {"messages": None})
+
+    # wave 1: native tools (each returns kind, a throw), an http tool, describe, execute, adapters, sanitize
+    values = {"n_str": "plain", "n_obj": {"b": 1, "a": [True, None]}, "n_res": {"output": "r", "isError": True, "metadata": {"k": 1}}}
+    a.handlers = {"tool": lambda args: {"ok": False, "error": "host: native refused"} if args["name"] == "n_fail"
+                  else {"ok": True, "value": values.get(args["name"], "echoed")}}
+    extra = [{"name": "n_str", "description": "s", "kind": "native"},
+             {"name": "n_obj", "description": "o", "kind": "native", "returns": "object",
+              "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+             {"name": "n_res", "description": "r", "kind": "native", "returns": "result"},
+             {"name": "n_fail", "description": "f", "kind": "native"},
+             {"name": "h.get", "description": "h", "kind": "http", "method": "GET", "url": base + "/h/{id}",
+              "headers": {"X-Auth": "${TNX_SECRET}"}, "timeoutMs": 5000}, tools[0]]
+    r = a.request("toolkit.create", {"handle": "w1", "extraTools": extra})
+    check("toolkit.create with native, http and host tools", r.get("result") == {
+        "tools": ["n_str", "n_obj", "n_res", "n_fail", "h.get", "echo"], "status": {}}, r)
+    r = a.request("toolkit.describe", {"toolkit": "w1"})
+    described = r.get("result", {}).get("tools") or []
+    check("toolkit.describe: names, sources, schemas", [(t["name"], t["source"]) for t in described] == [
+        ("n_str", "native"), ("n_obj", "native"), ("n_res", "native"), ("n_fail", "native"), ("h.get", "http"), ("echo", "custom")]
+        and described[0]["inputSchema"] == {"type": "object", "properties": {}, "additionalProperties": False}
+        and described[1]["inputSchema"] == extra[1]["inputSchema"] and r["result"]["status"] == {}, r)
+    a.callbacks.clear()
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "n_str", "args": {"x": 1}})
+    check("tool.execute native string", r.get("result") == {"output": "plain", "isError": False}
+          and [c["args"] for c in a.callbacks] == [{"toolkit": "w1", "name": "n_str", "input": {"x": 1}}], (r, a.callbacks))
+    a.callbacks.clear()
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "n_obj"})
+    check("tool.execute native object (no args: the port's empty map)", r.get("result") == {"output": '{"b":1,"a":[true,null]}', "isError": False}
+          and [c["args"]["input"] for c in a.callbacks] == [{}], (r, a.callbacks))
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "n_res", "args": None})
+    check("tool.execute native result", r.get("result") == {"output": "r", "isError": True, "metadata": {"k": 1}}, r)
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "n_fail", "args": {}})
+    check("tool.execute native throw: the answer's message", r.get("result") == {"output": "host: native refused", "isError": True}, r)
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "h.get", "args": {"id": "a b", "n": 2}})
+    res = r.get("result", {})
+    check("tool.execute http GET", res.get("isError") is False and res.get("metadata") == {"status": 200}
+          and json.loads(res.get("output", "{}")).get("auth") == "s3cr3t-9f2c", r)
+    print(f"     the Java http tool sent the path {json.loads(res.get('output', '{}')).get('path')!r} for id 'a b'")
+    r = a.request("tool.execute", {"toolkit": "w1", "name": "nope"})
+    check("tool.execute unknown name", r.get("result") == {"output": "Unknown tool: nope", "isError": True}, r)
+    res = a.request("adapters", {"toolkit": "w1"}).get("result", {})
+    check("adapters", res.get("openai", [None])[-1] == {"type": "function", "function": {"name": "echo", "description": "echoes",
+          "parameters": {"type": "object"}}} and res["anthropic"][-1] == {"name": "echo", "description": "echoes", "input_schema": {"type": "object"}}
+          and len(res["gemini"]) == 1 and len(res["gemini"][0]["functionDeclarations"]) == 6, res)
+    r = a.request("sanitize", {"value": "a.b c\U0001F680-_9"})
+    check("sanitize", r.get("result") == {"value": "a_b_c_-_9"}, r)
+    check("toolkit.close w1", a.request("toolkit.close", {"toolkit": "w1"}).get("ok"))
 
     stuck = {"inline": {"mcpServers": {"s": {"command": ["sleep", "30"]}}}}  # never answers initialize
     r = a.request("mcp.load", {"mcpConfig": stuck, "cancelAfterMs": 0})

@@ -94,6 +94,28 @@ public final class Adapter {
                     : Port.call("McpSource", null, "listMcpTools", mcpConfig(a), cancelSignal(a));
             return inv == null ? Json.obj("tools", null, "status", null) : Json.copy(inv);
         });
+        ops.put("toolkit.describe", a -> {
+            Object tk = lookup(toolkits, a.get("toolkit"));
+            List<?> tools = Port.call("Toolkit", tk, "tools") instanceof List<?> l ? l.stream().map(t -> Json.obj(
+                    "name", Port.call("Tool", t, "name"), "description", Port.call("Tool", t, "description"),
+                    "inputSchema", Port.call("Tool", t, "inputSchema"), "source", Port.call("Tool", t, "source"))).toList() : null;
+            Object status = Port.call("Toolkit", tk, "mcpStatus");
+            return Json.copy(Json.obj("tools", tools, "status", status));
+        });
+        // Toolkit.execute(name, args): args absent or null is null (the port's own Map.of() then).
+        ops.put("tool.execute", a -> {
+            Object res = Port.call("Toolkit", lookup(toolkits, a.get("toolkit")), "execute", a.get("name"), a.get("args"));
+            Map<String, Object> out = Json.obj("output", Port.call("ToolResult", res, "output"), "isError", Port.call("ToolResult", res, "isError"));
+            Object metadata = Port.call("ToolResult", res, "metadata");
+            if (metadata != null) out.put("metadata", Json.copy(metadata));
+            return out;
+        });
+        ops.put("adapters", a -> {
+            Object tk = lookup(toolkits, a.get("toolkit"));
+            return Json.copy(Json.obj("openai", Port.call("Toolkit", tk, "toOpenAI"),
+                    "anthropic", Port.call("Toolkit", tk, "toAnthropic"), "gemini", Port.call("Toolkit", tk, "toGemini")));
+        });
+        ops.put("sanitize", a -> Json.obj("value", Port.call("Tool", null, "sanitize", a.get("value"))));
         ops.put("shutdown", a -> Map.of());
     }
 
@@ -192,14 +214,24 @@ public final class Adapter {
         Object empty = tk != null ? null : newToolkit(opts -> { });
         try {
             Object res = call.apply(c.client(), tk != null ? tk : empty);
-            if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null);
+            if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null, "calls", null);
             Object text = Port.get(res, "text");
-            List<String> names = Port.get(res, "toolCalls") instanceof List<?> calls
-                    ? calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList() : null;
-            return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names);
+            List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
+            List<String> names = calls == null ? null : calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList();
+            return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
+                    "calls", calls == null ? null : calls.stream().map(Adapter::call).toList());
         } finally {
             if (empty != null) Port.call("Toolkit", empty, "close");
         }
+    }
+
+    /** One RunResult.toolCalls entry (public fields name, args, output, isError, metadata); a null metadata is left out. */
+    private static Map<String, Object> call(Object tc) {
+        Map<String, Object> c = Json.obj("name", Port.get(tc, "name"), "args", Json.copy(Port.get(tc, "args")),
+                "output", Port.get(tc, "output"), "isError", Port.get(tc, "isError"));
+        Object metadata = Port.get(tc, "metadata");
+        if (metadata != null) c.put("metadata", Json.copy(metadata));
+        return c;
     }
 
     private Object store(Map<String, Object> a) {
@@ -247,13 +279,32 @@ public final class Adapter {
         List<?> extra = (List<?>) a.get("extraTools");
         Object tk = newToolkit(opts -> {
             if (a.containsKey("mcpConfig")) Port.set(opts, "mcpConfig", mcpConfig(a));
-            if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> Host.tool(handle, (Map<?, ?>) t)).toList()));
+            if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> extraTool(handle, (Map<?, ?>) t)).toList()));
             if (limited(a)) Port.set(opts, "cancelSignal", cancelSignal(a));
         });
         if (tk == null) return Json.obj("tools", null, "status", null); // no handle kept
         Object old = toolkits.put(handle, tk);
         if (old != null) Port.call("Toolkit", old, "close");
         return report(Port.call("Toolkit", tk, "tools"), Port.call("Toolkit", tk, "mcpStatus"));
+    }
+
+    /** An extraTools entry by its kind: host (the default), native (NativeTool.of) or http (HttpTool.of). */
+    private static Object extraTool(String toolkit, Map<?, ?> t) {
+        return switch (String.valueOf(t.get("kind"))) {
+            case "native" -> Host.nativeTool(toolkit, t);
+            case "http" -> httpTool(t);
+            default -> Host.tool(toolkit, t);
+        };
+    }
+
+    /** HttpTool.of(Options) with only the fields given; timeoutMs is the port's timeout (ms, a Long). */
+    private static Object httpTool(Map<?, ?> t) {
+        Object opts = Port.make("HttpTool$Options");
+        for (String k : List.of("name", "description", "method", "url", "headers", "query", "body", "inputSchema", "resultMode")) {
+            if (t.containsKey(k)) Port.set(opts, k, t.get(k));
+        }
+        if (t.get("timeoutMs") instanceof Number n) Port.set(opts, "timeout", n.longValue());
+        return Port.call("HttpTool", null, "of", opts);
     }
 
     /** McpSource.load(input, null, signal), or load(input) for {@code context: false}; closed before the answer. */

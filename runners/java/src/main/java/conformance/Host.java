@@ -106,6 +106,23 @@ final class Host {
         });
     }
 
+    /**
+     * A native tool: NativeTool.of(name, description, schema or null, Function), whose function calls
+     * back {@code tool} and returns the answer's value as decoded (a String, or a Map, List, number...),
+     * or for returns "result" ToolResult.ok/error(output, metadata); an ok: false answer throws.
+     */
+    static Object nativeTool(String toolkit, Map<?, ?> spec) {
+        String name = (String) spec.get("name");
+        boolean result = "result".equals(spec.get("returns"));
+        Function<Map<String, Object>, Object> fn = args -> {
+            Object v = answer("tool", Json.obj("toolkit", toolkit, "name", name, "input", args)).get("value");
+            if (!result) return v;
+            Map<?, ?> r = (Map<?, ?>) v;
+            return Port.call("ToolResult", null, Boolean.TRUE.equals(r.get("isError")) ? "error" : "ok", r.get("output"), r.get("metadata"));
+        };
+        return Port.call("NativeTool", null, "of", name, spec.get("description"), spec.get("inputSchema"), fn);
+    }
+
     /** One real client behind every recording one: each HttpClient owns a selector thread. */
     private static final HttpClient REAL = HttpClient.newHttpClient();
 
