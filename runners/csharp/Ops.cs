@@ -17,8 +17,9 @@ public sealed class Adapter
     private readonly Dictionary<string, ClientEntry> _clients = new();
     private readonly Dictionary<string, Toolkit> _toolkits = new();
 
-    private static readonly string[] OpNames = ["client.ask", "client.create", "client.run", "hello", "mcp.list",
-        "mcp.load", "shutdown", "store.get", "store.identity", "store.save", "toolkit.close", "toolkit.create"];
+    private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run", "hello", "mcp.list",
+        "mcp.load", "sanitize", "shutdown", "store.get", "store.identity", "store.save", "tool.execute", "toolkit.close",
+        "toolkit.create", "toolkit.describe"];
 
     public Task<JsonObject> DispatchAsync(string op, JsonObject a) => op switch
     {
@@ -33,6 +34,10 @@ public sealed class Adapter
         "toolkit.close" => ToolkitCloseAsync(a),
         "mcp.load" => McpLoadAsync(a),
         "mcp.list" => McpListAsync(a),
+        "toolkit.describe" => Task.FromResult(Describe(a)),
+        "tool.execute" => ToolExecuteAsync(a),
+        "adapters" => Task.FromResult(SchemaAdapters(a)),
+        "sanitize" => Task.FromResult(new JsonObject { ["value"] = Tools.Sanitize((string?)a["value"]) }),
         "shutdown" => Task.FromResult(new JsonObject()),
         _ => throw AdapterError.Unsupported($"adapter: unknown op \"{op}\""),
     };
@@ -96,7 +101,80 @@ public sealed class Adapter
         await using var own = named == null ? await Toolkit.CreateAsync(new Toolkit.Options { Builtins = false }) : null;
         var res = await run(client, own ?? LookupToolkit(named!));
         var calls = res?.ToolCalls?.Select(tc => tc.Name);
-        return new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls) };
+        var records = res?.ToolCalls?.Select(tc => (JsonNode?)Result(new JsonObject { ["name"] = tc.Name, ["args"] = Json.ToNode(tc.Args),
+            ["output"] = tc.Output, ["isError"] = tc.IsError }, tc.Metadata));
+        return new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls),
+            ["calls"] = records == null ? null : new JsonArray(records.ToArray()) };
+    }
+
+    // {output, isError} (or a RunResult.ToolCalls entry) with the metadata the port gave; none: no key.
+    private static JsonObject Result(JsonObject o, IDictionary<string, object?>? metadata)
+    {
+        if (metadata != null) o["metadata"] = Json.ToNode(metadata);
+        return o;
+    }
+
+    // The library's own tool list, in its order, and the MCP status.
+    private JsonObject Describe(JsonObject a)
+    {
+        var tk = LookupToolkit((string)a["toolkit"]!);
+        var tools = tk.Tools()?.Select(t => (JsonNode?)new JsonObject { ["name"] = t.Name, ["description"] = t.Description,
+            ["inputSchema"] = Json.ToNode(t.InputSchema), ["source"] = t.Source });
+        return new JsonObject { ["tools"] = tools == null ? null : new JsonArray(tools.ToArray()), ["status"] = Json.ToNode(tk.McpStatus()) };
+    }
+
+    // Toolkit.ExecuteAsync(name, args): args absent (or JSON null) is null, the port's own default then.
+    private async Task<JsonObject> ToolExecuteAsync(JsonObject a)
+    {
+        var res = await LookupToolkit((string)a["toolkit"]!).ExecuteAsync((string)a["name"]!, Json.Arg<Dictionary<string, object?>>(a, "args"));
+        return Result(new JsonObject { ["output"] = res.Output, ["isError"] = res.IsError }, res.Metadata);
+    }
+
+    private JsonObject SchemaAdapters(JsonObject a)
+    {
+        var tk = LookupToolkit((string)a["toolkit"]!);
+        return new JsonObject { ["openai"] = Json.ToNode(tk.ToOpenAI()), ["anthropic"] = Json.ToNode(tk.ToAnthropic()),
+            ["gemini"] = Json.ToNode(tk.ToGemini()) };
+    }
+
+    // An extraTools entry by its kind: host (the default), native (NativeTool.Of) or http (HttpTool.Of).
+    private static ITool ExtraTool(string toolkit, JsonObject e) => (string?)e["kind"] switch
+    {
+        "native" => NativeToolOf(toolkit, e),
+        "http" => HttpToolOf(e),
+        _ => new HostTool(toolkit, (string)e["name"]!, (string?)e["description"] ?? "",
+            Json.Arg<Dictionary<string, object?>>(e, "inputSchema") ?? new Dictionary<string, object?>()),
+    };
+
+    // NativeTool.Of(name, description, schema or null, fn): fn calls back "tool" and returns the
+    // answer's value in the port's model (string, Dictionary, List, long, double, bool, null), or
+    // for returns "result" a ToolResult; an ok:false answer throws HostError, which the port maps.
+    private static ITool NativeToolOf(string toolkit, JsonObject e)
+    {
+        var name = (string)e["name"]!;
+        var result = (string?)e["returns"] == "result";
+        return NativeTool.Of(name, (string?)e["description"] ?? "", Json.Arg<Dictionary<string, object?>>(e, "inputSchema"), args =>
+        {
+            var (value, _) = Host.Call("tool", new JsonObject { ["toolkit"] = toolkit, ["name"] = name, ["input"] = Json.ToNode(args) });
+            if (!result) return value;
+            var r = (Dictionary<string, object?>)value!;
+            return new ToolResult((string)r["output"]!, (bool)r["isError"]!, r.GetValueOrDefault("metadata") as IDictionary<string, object?>);
+        });
+    }
+
+    // HttpTool.Of(Options) with only the fields given set; timeoutMs is the port's Timeout (ms).
+    private static ITool HttpToolOf(JsonObject e)
+    {
+        var o = new HttpTool.Options { Name = (string)e["name"]!, Description = (string?)e["description"] ?? "" };
+        if (e["method"] is JsonNode method) o.Method = (string)method!;
+        if (e["url"] is JsonNode url) o.Url = (string)url!;
+        if (e["headers"] is JsonObject headers) o.Headers = headers.ToDictionary(p => p.Key, p => (string)p.Value!);
+        if (e["query"] is JsonArray query) o.Query = query.Select(q => (string)q!).ToList();
+        if (e["body"] is JsonNode body) o.Body = (string)body!;
+        if (e["inputSchema"] is JsonObject) o.InputSchema = Json.Arg<Dictionary<string, object?>>(e, "inputSchema");
+        if ((long?)e["timeoutMs"] is long ms) o.Timeout = ms;
+        if (e["resultMode"] is JsonNode mode) o.ResultMode = (string)mode!;
+        return HttpTool.Of(o);
     }
 
     private async Task<JsonObject> StoreGetAsync(JsonObject a) => new JsonObject
@@ -118,9 +196,7 @@ public sealed class Adapter
         {
             Builtins = false,
             McpConfig = a["mcpConfig"] is JsonObject cfg ? ConfigValue(cfg) : null,
-            ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => (ITool)new HostTool(handle,
-                (string)e["name"]!, (string?)e["description"] ?? "",
-                Json.Arg<Dictionary<string, object?>>(e, "inputSchema") ?? new Dictionary<string, object?>())).ToList(),
+            ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e)).ToList(),
         };
         using var limit = Arm(a);
         var tk = await Toolkit.CreateAsync(opts, limit?.Token ?? CancellationToken.None);

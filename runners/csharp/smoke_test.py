@@ -58,6 +58,14 @@ class FakeLLM(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(out)
 
+    def do_GET(self) -> None:  # the http tool's endpoint: JSON naming the path and a header
+        out = json.dumps({"path": self.path, "auth": self.headers.get("X-Auth")}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
     def log_message(self, *args: Any) -> None:
         pass
 
@@ -72,7 +80,7 @@ class Adapter:
             os.dup2(r, 3)
             os.set_inheritable(3, True)
 
-        env = dict(os.environ, CONFORMANCE_CALLBACK_FD="3")
+        env = dict(os.environ, CONFORMANCE_CALLBACK_FD="3", TNX_PARENT="1", TNX_SECRET="s3cr3t-9f2c")  # as the runner sets
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
                                      preexec_fn=callback_fd, close_fds=False)
         os.close(r)
@@ -104,6 +112,10 @@ class Adapter:
             os.write(self.answers, (json.dumps(answer) + "\n").encode())
 
 
+NATIVE_VALUES = {"n_str": "plain", "n_obj": {"b": 1, "a": [True, None]},
+                 "n_res": {"output": "r", "isError": True, "metadata": {"k": 1}}}
+
+
 def host(fn: str, args: dict) -> dict:
     """The steps' side of the host functions for this test."""
     if fn == "bodyTransform":
@@ -113,6 +125,10 @@ def host(fn: str, args: dict) -> dict:
         if any(m.get("role") == "tool" for m in body.get("messages", [])):
             return {"ok": True, "value": {**body, "y_smoke": 2}}  # a new object
         return {"ok": True, "value": {**body, "x_smoke": 1}, "inPlace": True}
+    if fn == "tool" and args["name"] == "n_fail":
+        return {"ok": False, "error": "host: native refused"}
+    if fn == "tool" and args["name"] in NATIVE_VALUES:
+        return {"ok": True, "value": NATIVE_VALUES[args["name"]]}
     if fn == "tool":
         return {"ok": True, "value": "echoed:" + str(args["input"].get("text"))}
     return {"ok": True, "value": None}  # beforeLLM: no override; http: just record
@@ -154,7 +170,8 @@ def main() -> int:
         res = run.get("result") or {}
         check("run ok", run["ok"], run)
         check("run report", res.get("text") == "done" and res.get("toolCalls") == ["echo"] and res.get("turns") == 2, res)
-        check("run report holds only what the library returned", set(res) == {"text", "turns", "toolCalls"}, res)
+        check("run report holds only what the library returned", set(res) == {"text", "turns", "toolCalls", "calls"}, res)
+        check("run report calls", res.get("calls") == [{"name": "echo", "args": {"text": "hi"}, "output": "echoed:hi", "isError": False}], res)
         fns = [fn for fn, _ in a.seen]
         check("every host function called back", {"bodyTransform", "beforeLLM", "http", "tool"} <= set(fns), fns)
         check("one http callback per LLM request", fns.count("http") == len(FakeLLM.bodies) == 2, (fns, len(FakeLLM.bodies)))
@@ -180,6 +197,46 @@ def main() -> int:
         check("store round trip", r["ok"] and r["result"]["messages"] == [{"role": "user", "content": "x"}], r)
         r = a.call("store.get", {"client": "c3", "id": "nobody"})
         check("store null not invented", r["ok"] and r["result"]["messages"] is None, r)
+
+        # wave 1: native tools (each returns kind, a throw), an http tool, describe, execute, adapters, sanitize
+        extra = [{"name": "n_str", "description": "s", "kind": "native"},
+                 {"name": "n_obj", "description": "o", "kind": "native", "returns": "object",
+                  "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+                 {"name": "n_res", "description": "r", "kind": "native", "returns": "result"},
+                 {"name": "n_fail", "description": "f", "kind": "native"},
+                 {"name": "h.get", "description": "h", "kind": "http", "method": "GET", "url": base + "/h/{id}",
+                  "headers": {"X-Auth": "${TNX_SECRET}"}, "timeoutMs": 5000}]
+        r = a.call("toolkit.create", {"handle": "w1", "extraTools": extra})
+        check("toolkit.create native + http", r["ok"] and r["result"]["tools"] == ["n_str", "n_obj", "n_res", "n_fail", "h.get"], r)
+        r = a.call("toolkit.describe", {"toolkit": "w1"})
+        tools = (r.get("result") or {}).get("tools") or []
+        check("toolkit.describe", [(t["name"], t["source"]) for t in tools] == [("n_str", "native"), ("n_obj", "native"),
+              ("n_res", "native"), ("n_fail", "native"), ("h.get", "http")]
+              and tools[0]["inputSchema"] == {"type": "object", "properties": {}, "additionalProperties": False}, r)
+        a.seen.clear()
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "n_str", "args": {"x": 1}})
+        check("tool.execute native string", r.get("result") == {"output": "plain", "isError": False}
+              and a.seen == [("tool", {"toolkit": "w1", "name": "n_str", "input": {"x": 1}})], (r, a.seen))
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "n_obj"})
+        check("tool.execute native object", r.get("result") == {"output": '{"b":1,"a":[true,null]}', "isError": False}, r)
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "n_res", "args": None})
+        check("tool.execute native result", r.get("result") == {"output": "r", "isError": True, "metadata": {"k": 1}}, r)
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "n_fail", "args": {}})
+        check("tool.execute native throw", r.get("result") == {"output": "host: native refused", "isError": True}, r)
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "h.get", "args": {"id": "a b", "n": 2}})
+        res = r.get("result") or {}
+        check("tool.execute http GET", res.get("isError") is False and res.get("metadata") == {"status": 200}
+              and json.loads(res.get("output") or "{}") == {"path": "/h/a%20b?n=2", "auth": "s3cr3t-9f2c"}, r)
+        r = a.call("tool.execute", {"toolkit": "w1", "name": "nope"})
+        check("tool.execute unknown name", r.get("result") == {"output": "Unknown tool: nope", "isError": True}, r)
+        r = a.call("adapters", {"toolkit": "w1"})
+        res = r.get("result") or {}
+        check("adapters", r["ok"] and len(res.get("openai") or []) == 5 and len(res.get("anthropic") or []) == 5
+              and len((res.get("gemini") or [{}])[0].get("functionDeclarations") or []) == 5, r)
+        r = a.call("sanitize", {"value": "a.b c\U0001F680-_9"})
+        check("sanitize", r["ok"] and isinstance(r["result"]["value"], str), r)
+        print(f"     sanitize gave {r.get('result')}")
+        a.call("toolkit.close", {"toolkit": "w1"})
 
         r = a.call("shutdown")
         check("shutdown", r["ok"] and a.proc.wait(timeout=10) == 0, r)
