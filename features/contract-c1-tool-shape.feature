@@ -7,14 +7,16 @@ Feature: Contract C1 - the Tool and ToolResult shape
   Scenario: every tool of a mixed toolkit has the shape of a Tool
     Given an MCP server "srv" over streamable HTTP
     And a native tool "ping" that returns "pong"
+    And an http tool "fetch" for GET "{{endpoint}}/x"
     When the toolkit is described
     Then every described tool has a name, a description, an object input schema and a source
 
   @id:c1-sources @required @src:spec-c1-source
   @C1.2
-  Scenario: MCP and native tools report their own source
+  Scenario: MCP, native and http tools report their own source
     Given an MCP server "srv" over streamable HTTP
     And a native tool "ping" that returns "pong"
+    And an http tool "fetch" for GET "{{endpoint}}/x"
     When the toolkit is described
     Then the described tools are, in order, with their sources:
       | name            | source |
@@ -23,12 +25,14 @@ Feature: Contract C1 - the Tool and ToolResult shape
       | srv_c           | mcp    |
       | srv_get_balance | mcp    |
       | ping            | native |
+      | fetch           | http   |
 
   @id:c1-result-shape @required @src:spec-c1-shape
   @C1.3
   Scenario Outline: executing the <kind> tool gives a string output and a boolean isError
     Given an MCP server "srv" over streamable HTTP
     And a native tool "ping" that returns "pong"
+    And an http tool "fetch" for GET "{{endpoint}}/x"
     When the tool "<tool>" is executed with {}
     Then the execute result is exactly <result>
 
@@ -36,6 +40,7 @@ Feature: Contract C1 - the Tool and ToolResult shape
       | kind   | tool  | result                                                                |
       | MCP    | srv_a | {"output": "a:ok", "isError": false, "metadata": {"server": "srv"}}   |
       | native | ping  | {"output": "pong", "isError": false}                                  |
+      | http   | fetch | {"output": "ok", "isError": false, "metadata": {"status": 200}}       |
 
   @id:c1-unknown-tool @recommended @src:rec-c1-unknown
   @C1.4

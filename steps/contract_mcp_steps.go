@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/fakes/endpoint"
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
@@ -154,7 +155,26 @@ func (w *World) endpointURL(url string) (string, error) {
 	if !strings.Contains(url, "{{endpoint}}") {
 		return url, nil
 	}
-	return "", fmt.Errorf("harness: the HTTP endpoint fake is not wired in yet")
+	r, err := w.endpoint()
+	if err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(url, "{{endpoint}}", r.BaseURL()), nil
+}
+
+// endpoint is this scenario's route on an HTTP endpoint fake of its own, started on first use
+// and closed with the scenario's other fakes.
+func (w *World) endpoint() (*endpoint.Route, error) {
+	if w.mcp.endpoint != nil {
+		return w.mcp.endpoint, nil
+	}
+	s, err := endpoint.Start()
+	if err != nil {
+		return nil, fmt.Errorf("harness: HTTP endpoint fake: %w", err)
+	}
+	w.mcp.closers = append(w.mcp.closers, s.Close)
+	w.mcp.endpoint = s.NewRoute()
+	return w.mcp.endpoint, nil
 }
 
 // scriptToolArgsThenText scripts a tool call with arguments as written: numbers stay

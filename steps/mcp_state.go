@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/fakes/endpoint"
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
@@ -21,6 +22,7 @@ type mcpState struct {
 	raw      string                    // a config written out by the scenario, placeholders filled (contract C3)
 	filled   map[string]map[string]any // the stdio fakes its placeholders made, by name
 	order    []string                  // catalogue servers in the order declared: a file keeps it
+	endpoint *endpoint.Route           // the http tools' endpoint fake, when the scenario has one
 	closers  []func()
 	http     map[string]*mcpfake.HTTPServer
 	hangs    map[string]*faults.Hang

@@ -310,6 +310,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerContractAdapterSteps(sc)
 	w.registerContractConfigSteps(sc)
 	w.registerContractMCPSteps(sc)
+	w.registerContractHTTPSteps(sc)
 }
 
 type opResponse struct {
