@@ -183,3 +183,128 @@ Feature: Contract C3 - the MCP config file
     When the toolkit is built
     Then server "zero" is connected
     And server "local" is connected
+
+  @id:c3-default-timeout @required @src:spec-c3-timeout
+  @C3.8
+  Scenario: with no timeout key, a handshake that takes 3 s is waited for
+    Given an MCP server "slow" over streamable HTTP whose handshake answers after 3000 ms
+    When the toolkit is built
+    Then server "slow" is connected
+
+  @id:c3-timeout-honoured @required @src:spec-c3-timeout @src:spec-c3-isolated
+  @C3.8
+  Scenario: with timeout 1000, the same slow handshake fails that server, and the load goes on
+    Given an MCP server "slow" over streamable HTTP whose handshake answers after 3000 ms
+    And server "slow" has the timeout 1000 ms
+    And an MCP server "good" over streamable HTTP
+    When the toolkit is built
+    Then server "slow" is failed
+    And server "good" is connected
+
+  @id:c3-header-expanded @required @src:spec-c3-headers
+  @C3.13
+  Scenario: a ${ENV} header reaches the server expanded, on every step of the session
+    Given an MCP server "h" over streamable HTTP listing the results tools
+    And server "h" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
+    When the tool "h_r_text2" is executed with {}
+    Then the fake "h" received "Authorization" as "Bearer s3cr3t-9f2c" on initialize, tools/list and tools/call
+
+  @id:c3-header-forms @recommended @src:rec-c3-header-forms
+  @C3.14
+  Scenario Outline: the header <header>: <value> arrives as "<sent>"
+    Given an MCP server "h" over streamable HTTP
+    And server "h" sends the headers {"<header>": "<value>"}
+    When the toolkit is built
+    Then the fake "h" received "<header>" as "<sent>" on initialize and tools/list
+
+    Examples:
+      | header | value              | sent               |
+      | X-A    | a${TNX_UNSET}b     | ab                 |
+      | X-B    | $TNX_SECRET        | $TNX_SECRET        |
+      | X-C    | ${TNX_SECRET:-d}   | ${TNX_SECRET:-d}   |
+
+  @id:c3-sse-headers @recommended @src:rec-c3-sse-headers
+  @C3.15
+  Scenario: on the SSE fallback the expanded header is on the GET and on every POST
+    Given an MCP server "sse" over SSE only
+    And server "sse" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
+    When the toolkit is built
+    Then server "sse" is connected
+    And the fake "sse" received "Authorization" as "Bearer s3cr3t-9f2c" on every request, its SSE GET included
+
+  @id:c3-secret-never-logged @required @src:spec-c3-secret
+  @C3.16
+  Scenario Outline: the expanded secret is nowhere in what the adapter reports, for <case>
+    Given <server>
+    And server "s" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
+    When the MCP config is built into a toolkit<limit>
+    Then nothing the adapter emitted contains the secret
+
+    Examples:
+      | case                     | server                                                        | limit                  |
+      | a successful load        | an MCP server "s" over streamable HTTP                        |                        |
+      | a server answering 401   | an MCP server "s" over streamable HTTP that answers 401       |                        |
+      | an unreachable server    | an unreachable MCP server "s"                                 |                        |
+
+  @id:c3-secret-never-logged-cancel @required @src:spec-c3-secret
+  @C3.16
+  Scenario: the expanded secret is nowhere in what the adapter reports for a load cancelled after 100 ms
+    Given a hung MCP server "s"
+    And server "s" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
+    When the MCP config is built into a toolkit with a cancel after 100 ms
+    Then nothing the adapter emitted contains the secret
+
+  @id:c3-env-merged @required @src:spec-c3-env
+  @C3.17
+  Scenario: the child gets the process environment plus the entry's environment
+    Given the MCP config file:
+      """
+      {"mcpServers": {"e": {"command": {{command:e:env}}, "environment": {"TNX_FOO": "bar"}}}}
+      """
+    When the tool "e_env" is executed with {}
+    Then the child reports "TNX_FOO" as "bar"
+    And the child reports "TNX_PARENT" as "1"
+
+  @id:c3-env-alias @required @src:spec-c3-env
+  @C3.18
+  Scenario: "env" is an alias of "environment"
+    Given the MCP config file:
+      """
+      {"mcpServers": {"e": {"command": {{command:e:env}}, "env": {"TNX_FOO": "bar"}}}}
+      """
+    When the tool "e_env" is executed with {}
+    Then the child reports "TNX_FOO" as "bar"
+    And the child reports "TNX_PARENT" as "1"
+
+  @id:c3-env-both @recommended @src:rec-c3-env-both
+  @C3.19
+  Scenario Outline: with environment <environment> and env {"TNX_FOO": "b"}, the child sees TNX_FOO as <seen>
+    Given the MCP config file:
+      """
+      {"mcpServers": {"e": {"command": {{command:e:env}}, "environment": <environment>, "env": {"TNX_FOO": "b"}}}}
+      """
+    When the tool "e_env" is executed with {}
+    Then the child reports "TNX_FOO" as <seen>
+
+    Examples:
+      | environment       | seen |
+      | {"TNX_FOO": "a"}  | "a"  |
+      | {}                | null |
+
+  @id:c3-cwd @required @src:spec-c3-cwd
+  @C3.20
+  Scenario: the child runs in the entry's cwd
+    Given the scenario's temp dir has a directory "work"
+    And the MCP config file:
+      """
+      {"mcpServers": {"e": {"command": {{command:e:env}}, "cwd": {{tmp-path:work}}}}}
+      """
+    When the tool "e_env" is executed with {}
+    Then the child's working directory is the temp dir's "work"
+
+  @id:c3-paginate @required @src:spec-c3-paginate
+  @C3.21
+  Scenario: a server that lists 3 pages through nextCursor exposes all 5 tools, in page order
+    Given an MCP server "p" over streamable HTTP listing the paged tools
+    When the toolkit is described
+    Then the described tool names are, in order, p_page1_a, p_page1_b, p_page2_a, p_page2_b, p_page3_a

@@ -28,12 +28,13 @@ func (w *World) registerContractConfigSteps(sc stepAdder) {
 }
 
 // placeholder is {{kind:name}} or {{kind}} in a scenario's config.
-var placeholder = regexp.MustCompile(`\{\{([a-z-]+)(?::([^}]+))?\}\}`)
+var placeholder = regexp.MustCompile(`\{\{([a-z-]+)(?::([^}:]+))?(?::([a-z]+))?\}\}`)
 
 // rawConfig keeps the scenario's config text as written (its key order included), with each
 // placeholder replaced by JSON for a fake of this scenario:
 //
-//	{{stdio:NAME}}    a stdio fake's server object, {"command": [program, args...]}
+//	{{stdio:NAME}}    a stdio fake's server object, {"command": [program, args...]};
+//	                  {{stdio:NAME:CATALOGUE}} (and command:, args:) lists that catalogue
 //	{{command:NAME}}  that command array alone
 //	{{program}}       the stdio fake's program path (a JSON string)
 //	{{args:NAME}}     the arguments after the program (a JSON array)
@@ -43,6 +44,7 @@ var placeholder = regexp.MustCompile(`\{\{([a-z-]+)(?::([^}]+))?\}\}`)
 //	{{hang-url:NAME}} that listener's URL alone
 //	{{closed}}        the URL of a port nobody listens on
 //	{{tmp}}           the scenario's temp dir (a JSON string)
+//	{{tmp-path:P}}    P inside it
 func (w *World) rawConfig(given string, doc *godog.DocString) error {
 	return w.setRawConfig(doc.Content, given == "file")
 }
@@ -51,7 +53,7 @@ func (w *World) setRawConfig(text string, asFile bool) error {
 	var ferr error
 	out := placeholder.ReplaceAllStringFunc(text, func(m string) string {
 		sub := placeholder.FindStringSubmatch(m)
-		v, err := w.fill(sub[1], sub[2])
+		v, err := w.fill(sub[1], sub[2], sub[3])
 		if err != nil && ferr == nil {
 			ferr = err
 		}
@@ -69,7 +71,7 @@ func (w *World) setRawConfig(text string, asFile bool) error {
 }
 
 // fill makes the fake a placeholder names (once per name) and returns its JSON value.
-func (w *World) fill(kind, name string) (any, error) {
+func (w *World) fill(kind, name, catalogue string) (any, error) {
 	switch kind {
 	case "stdio", "command", "program", "args":
 		if name == "" {
@@ -77,7 +79,11 @@ func (w *World) fill(kind, name string) (any, error) {
 		}
 		cfg, ok := w.mcp.filled[name]
 		if !ok {
-			cfg = w.stdioServer(name)
+			var extra []string
+			if catalogue != "" {
+				extra = []string{"--catalogue", catalogue}
+			}
+			cfg = w.stdioServer(name, extra...)
 			w.mcp.filled[name] = cfg
 		}
 		cmd, _ := cfg["command"].([]any)
@@ -124,6 +130,8 @@ func (w *World) fill(kind, name string) (any, error) {
 		return faults.ClosedPort()
 	case "tmp":
 		return w.dir, nil
+	case "tmp-path":
+		return filepath.Join(w.dir, name), nil
 	}
 	return nil, fmt.Errorf("harness: unknown placeholder {{%s}} in the MCP config", kind)
 }

@@ -311,6 +311,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerContractConfigSteps(sc)
 	w.registerContractMCPSteps(sc)
 	w.registerContractHTTPSteps(sc)
+	w.registerContractServerSteps(sc)
 }
 
 type opResponse struct {
