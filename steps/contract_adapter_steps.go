@@ -20,6 +20,7 @@ func (w *World) registerContractAdapterSteps(sc stepAdder) {
 	sc.Step(`^each adapter's schema equals the described input schema of the same tool$`, w.adapterSchemasMatch)
 	sc.Step(`^the tool order is (.+) in the description and in all three adapters$`, w.toolOrderEverywhere)
 	sc.Step(`^the schema adapters match the golden copy "([^"]*)"$`, w.adaptersMatchGolden)
+	sc.Step(`^the returned values match the golden copy "([^"]*)"$`, w.returnedMatchGolden)
 }
 
 func (w *World) adapterList(style string) ([]map[string]any, error) {
@@ -243,6 +244,51 @@ func (w *World) adaptersMatchGolden(name string) error {
 	}
 	if d := cmp.Diff(numbersAsText(want), got); d != "" {
 		return fmt.Errorf("parity: the adapter outputs differ from the Go reference's golden copy %q (-reference +%s):\n%s", name, w.env.Port, d)
+	}
+	return nil
+}
+
+// returnedValues is what the library returned to this scenario's contract ops, in call order
+// (X.4): describe, execute and adapter results, and the tool calls of each run.
+func (w *World) returnedValues() []any {
+	var out []any
+	for _, r := range w.responses {
+		switch r.op {
+		case "toolkit.describe", "tool.execute", "adapters", "sanitize":
+			if r.resp.OK {
+				out = append(out, map[string]any{"op": r.op, "result": r.resp.Result})
+			} else {
+				out = append(out, map[string]any{"op": r.op, "error": r.resp.Error.Kind})
+			}
+		case "client.run", "client.ask":
+			if r.resp.OK {
+				out = append(out, map[string]any{"op": r.op, "text": r.resp.Result["text"], "calls": r.resp.Result["calls"]})
+			}
+		}
+	}
+	return out
+}
+
+// returnedMatchGolden compares the scenario's returned values with the reference's (X.4),
+// in order; key order inside objects does not count, byte-exact strings do.
+func (w *World) returnedMatchGolden(name string) error {
+	w.golden = name
+	got := numbersAsText(w.returnedValues())
+	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
+	if w.env.UpdateGolden {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		return os.WriteFile(path, append(b, '\n'), 0o644)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
+	}
+	var want any
+	if err := json.Unmarshal(b, &want); err != nil {
+		return fmt.Errorf("harness: golden copy %s is not JSON: %v", path, err)
+	}
+	if d := cmp.Diff(numbersAsText(want), got); d != "" {
+		return fmt.Errorf("parity: the returned values differ from the Go reference's golden copy %q (-reference +%s):\n%s", name, w.env.Port, d)
 	}
 	return nil
 }
