@@ -251,7 +251,7 @@ Feature: Contract C3 - the MCP config file
   Scenario: the expanded secret is nowhere in what the adapter reports for a load cancelled after 100 ms
     Given a hung MCP server "s"
     And server "s" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
-    When the MCP config is built into a toolkit with a cancel after 100 ms
+    When the MCP config is loaded with a cancel after 100 ms
     Then nothing the adapter emitted contains the secret
 
   @id:c3-env-merged @required @src:spec-c3-env
