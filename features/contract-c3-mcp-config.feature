@@ -132,8 +132,8 @@ Feature: Contract C3 - the MCP config file
         "good-stdio": {{stdio:good-stdio}},
         "good-http": {{http:good-http}},
         "closed": {"url": {{closed}}, "timeout": 3000},
-        "missing": {"command": ["/nonexistent/toolnexus-no-such-binary"]},
-        "nocwd": {"command": {{command:nocwd}}, "cwd": "/nonexistent/toolnexus-no-such-dir"}
+        "missing": {"command": ["/nonexistent/toolnexus-no-such-binary"], "timeout": 3000},
+        "nocwd": {"command": {{command:nocwd}}, "cwd": "/nonexistent/toolnexus-no-such-dir", "timeout": 3000}
       }}
       """
     When the toolkit is built
