@@ -2,10 +2,12 @@ module github.com/muthuishere/toolnexus/golang
 
 go 1.26
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/google/jsonschema-go v0.4.3
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
 
 require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// FuzzParseMcpConfig: arbitrary bytes never panic, and an accepted config survives a
-// marshal/parse round trip under a wrapper with the same servers.
+// FuzzParseMcpConfig: arbitrary bytes never panic, a server with a bad type always carries
+// a problem, and an accepted config survives a marshal/parse round trip under a wrapper with
+// the same servers.
 func FuzzParseMcpConfig(f *testing.F) {
 	for _, seed := range []string{
 		`{"mcpServers":{"s":{"url":"http://127.0.0.1:1/mcp","tools":{"a":true,"b":false}}}}`,
@@ -23,8 +24,8 @@ func FuzzParseMcpConfig(f *testing.F) {
 			return
 		}
 		for name, sc := range cfg {
-			if _, kerr := sc.kind(); kerr != nil {
-				t.Fatalf("accepted server %q with bad type: %v", name, kerr)
+			if _, kerr := sc.kind(); kerr != nil && sc.check() == nil {
+				t.Fatalf("server %q has a bad type but no problem: %v", name, kerr)
 			}
 		}
 		again, err := json.Marshal(map[string]any{"mcpServers": cfg})

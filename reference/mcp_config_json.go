@@ -3,61 +3,78 @@ package toolnexus
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 )
 
 // mcpSiblingKeys are other top-level sections a bare server map may sit beside.
-var mcpSiblingKeys = []string{"builtins", "agents", "a2a", "mcpServer"}
+var mcpSiblingKeys = map[string]bool{"builtins": true, "agents": true, "a2a": true, "mcpServer": true}
 
-// mcpWrapperKeys hold the server map when present, in priority order.
+// mcpWrapperKeys hold the server map when present, in priority order: the first key
+// present wins, whatever the later ones hold.
 var mcpWrapperKeys = []string{"mcpServers", "servers", "mcp"}
 
-func parseMcpJSON(data []byte, what string) (McpConfig, error) {
-	top, err := decodeJSONObject(data)
+func parseMcpJSON(data []byte, what string) ([]mcpEntry, error) {
+	top, err := decodeOrderedObject(data)
 	if err != nil {
 		return nil, fmt.Errorf("toolnexus: %s: %w", what, err)
 	}
-	servers := top
-	wrapped := false
-	for _, key := range mcpWrapperKeys {
-		raw, ok := top[key]
-		if !ok {
+	servers, wrapped, err := pickMcpServers(top)
+	if err != nil {
+		return nil, fmt.Errorf("toolnexus: %s: %w", what, err)
+	}
+	out := make([]mcpEntry, 0, len(servers))
+	for _, m := range servers {
+		if !wrapped && mcpSiblingKeys[m.key] {
 			continue
 		}
-		wrapped = true
-		if isMcpJSONNull(raw) {
-			servers = nil
-			break
-		}
-		if servers, err = decodeJSONObject(raw); err != nil {
-			return nil, fmt.Errorf("toolnexus: %s: %q: %w", what, key, err)
-		}
-		break
+		out = append(out, mcpEntry{name: m.key, cfg: decodeMcpEntry(m.raw)})
 	}
-	if !wrapped {
-		for _, key := range mcpSiblingKeys {
-			delete(servers, key)
-		}
-	}
-	cfg := make(McpConfig, len(servers))
-	for _, name := range sortedKeys(servers) {
-		var sc ServerConfig
-		raw := servers[name]
-		if isMcpJSONNull(raw) {
-			err = fmt.Errorf("config is null, want an object")
-		} else if err = json.Unmarshal(raw, &sc); err == nil {
-			err = sc.validate()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("toolnexus: %s: server %q: %w", what, name, err)
-		}
-		cfg[name] = sc
-	}
-	return cfg, nil
+	return out, nil
 }
 
-// UnmarshalJSON decodes one server entry field by field so errors name the field.
+// pickMcpServers finds the server map: under the first wrapper key present, else the whole
+// object (wrapped false). A wrapper holding null means no servers.
+func pickMcpServers(top []jsonMember) ([]jsonMember, bool, error) {
+	for _, key := range mcpWrapperKeys {
+		for _, m := range top {
+			if m.key != key {
+				continue
+			}
+			if isMcpJSONNull(m.raw) {
+				return nil, true, nil
+			}
+			servers, err := decodeOrderedObject(m.raw)
+			if err != nil {
+				return nil, true, fmt.Errorf("%q: %w", key, err)
+			}
+			return servers, true, nil
+		}
+	}
+	return top, false, nil
+}
+
+// decodeMcpEntry reads one server value. What cannot be read becomes the entry's problem
+// (the load then reports the server failed), so one bad entry never stops the others.
+func decodeMcpEntry(raw json.RawMessage) ServerConfig {
+	if isMcpJSONNull(raw) {
+		return ServerConfig{problem: errors.New("config is null, want an object")}
+	}
+	var sc ServerConfig
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		return ServerConfig{problem: err}
+	}
+	if sc.problem == nil {
+		sc.problem = sc.validate()
+	}
+	return sc
+}
+
+// UnmarshalJSON decodes one server entry field by field. Only a value that is not an object
+// is an error; a field that cannot be used is recorded, named but never quoted, and a load
+// reports the server failed. Fields with a pinned lenient reading (a non-boolean enabled or
+// disabled, a non-number timeout) are ignored instead.
 func (c *ServerConfig) UnmarshalJSON(data []byte) error {
 	if isMcpJSONNull(data) {
 		return nil
@@ -73,46 +90,46 @@ func (c *ServerConfig) UnmarshalJSON(data []byte) error {
 		if isMcpJSONNull(raw) {
 			continue
 		}
+		var problem error
 		switch key {
 		case "type":
-			err = decodeMcpField(raw, &out.Type, "a string")
+			problem = decodeMcpField(raw, &out.Type, "a string")
 		case "url":
-			err = decodeMcpField(raw, &out.URL, "a string")
+			problem = decodeMcpField(raw, &out.URL, "a string")
 		case "command":
-			out.Command, cmdArgs, err = decodeMcpCommand(raw)
+			out.Command, cmdArgs, problem = decodeMcpCommand(raw)
 		case "args":
-			err = decodeMcpField(raw, &out.Args, "an array of strings")
-		case "env", "environment":
-			err = decodeMcpField(raw, new(map[string]string), "an object of string values")
+			problem = decodeMcpField(raw, &out.Args, "an array of strings")
 		case "cwd":
-			err = decodeMcpField(raw, &out.Cwd, "a string")
+			problem = decodeMcpField(raw, &out.Cwd, "a string")
 		case "headers":
-			err = decodeMcpField(raw, &out.Headers, "an object of string values")
+			out.Headers, problem = decodeMcpStringMap(raw)
 		case "enabled":
-			out.Enabled = new(bool)
-			err = decodeMcpField(raw, out.Enabled, "true or false")
+			var b bool
+			if json.Unmarshal(raw, &b) == nil {
+				out.Enabled = &b
+			}
 		case "disabled":
-			err = decodeMcpField(raw, &out.Disabled, "true or false")
+			_ = json.Unmarshal(raw, &out.Disabled)
 		case "timeout":
-			out.Timeout, err = decodeMcpTimeout(raw)
+			out.Timeout = decodeMcpTimeout(raw)
 		case "tools":
-			out.Tools, err = decodeToolsFilter(raw)
+			out.Tools, problem = decodeToolsFilter(raw)
 		}
-		if err != nil {
-			return fmt.Errorf("%q: %w", key, err)
+		if problem != nil && out.problem == nil {
+			out.problem = fmt.Errorf("%q: %w", key, problem)
 		}
 	}
-	// "environment" (the published spelling) wins over "env" on a shared key.
-	for _, key := range []string{"env", "environment"} {
+	// "environment" (the published spelling) decides when it is given, even as {}; "env"
+	// is its alias for when it is not.
+	for _, key := range []string{"environment", "env"} {
 		if raw, ok := fields[key]; ok && !isMcpJSONNull(raw) {
-			var m map[string]string
-			_ = json.Unmarshal(raw, &m)
-			if out.Env == nil {
-				out.Env = map[string]string{}
+			m, problem := decodeMcpStringMap(raw)
+			if problem != nil && out.problem == nil {
+				out.problem = fmt.Errorf("%q: %w", key, problem)
 			}
-			for k, v := range m {
-				out.Env[k] = v
-			}
+			out.Env = m
+			break
 		}
 	}
 	out.Args = append(cmdArgs, out.Args...)
@@ -142,15 +159,42 @@ func decodeMcpCommand(raw json.RawMessage) (string, []string, error) {
 	return many[0], many[1:], nil
 }
 
-func decodeMcpTimeout(raw json.RawMessage) (int, error) {
+// decodeMcpStringMap reads an env or headers object: a string is kept, a number or boolean
+// becomes its JSON text, a null entry is dropped. Messages name the entry, never its value.
+func decodeMcpStringMap(raw json.RawMessage) (map[string]string, error) {
+	entries, err := decodeJSONObject(raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(entries))
+	for _, k := range sortedKeys(entries) {
+		v := bytes.TrimSpace(entries[k])
+		switch mcpJSONKind(v) {
+		case "a string":
+			var s string
+			_ = json.Unmarshal(v, &s)
+			out[k] = s
+		case "a number", "a boolean":
+			out[k] = string(v)
+		case "null":
+		default:
+			return nil, fmt.Errorf("entry %q must be a string, number or boolean, got %s", k, mcpJSONKind(v))
+		}
+	}
+	return out, nil
+}
+
+// decodeMcpTimeout reads milliseconds; a non-number, zero or a negative value gives 0 (the
+// default), a fraction is rounded up so a tiny timeout never becomes the default.
+func decodeMcpTimeout(raw json.RawMessage) int {
 	var f float64
-	if json.Unmarshal(raw, &f) != nil {
-		return 0, fmt.Errorf("must be a number of milliseconds, got %s", mcpJSONKind(raw))
+	if json.Unmarshal(raw, &f) != nil || !(f > 0) {
+		return 0
 	}
-	if f < 0 || f > math.MaxInt32 || f != math.Trunc(f) {
-		return 0, fmt.Errorf("must be a whole number of milliseconds between 0 and %d, got %v", math.MaxInt32, f)
+	if f >= math.MaxInt32 {
+		return math.MaxInt32
 	}
-	return int(f), nil
+	return int(math.Ceil(f))
 }
 
 func decodeToolsFilter(raw json.RawMessage) (map[string]bool, error) {
@@ -169,11 +213,59 @@ func decodeToolsFilter(raw json.RawMessage) (map[string]bool, error) {
 	return out, nil
 }
 
+// jsonMember is one key of a JSON object with its raw value.
+type jsonMember struct {
+	key string
+	raw json.RawMessage
+}
+
+// decodeOrderedObject reads a JSON object keeping its keys in written order. A repeated key
+// keeps its first position and its last value, as JSON.parse does.
+func decodeOrderedObject(data []byte) ([]jsonMember, error) {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		if err == nil {
+			err = errors.New("not valid JSON")
+		}
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("must be a JSON object, got %s", mcpJSONKind(t))
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	var out []jsonMember
+	at := map[string]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON: %w", err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("invalid JSON: %w", err)
+		}
+		if i, seen := at[key]; seen {
+			out[i].raw = raw
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, jsonMember{key: key, raw: raw})
+	}
+	return out, nil
+}
+
 // decodeJSONObject insists on a JSON object so a list or scalar is reported, not ignored.
 func decodeJSONObject(data []byte) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
-		if _, syntaxErr := err.(*json.SyntaxError); syntaxErr || !json.Valid(data) {
+		var syntaxErr *json.SyntaxError
+		if errors.As(err, &syntaxErr) || !json.Valid(data) {
 			return nil, fmt.Errorf("invalid JSON: %w", err)
 		}
 		return nil, fmt.Errorf("must be a JSON object, got %s", mcpJSONKind(data))
@@ -188,7 +280,7 @@ func isMcpJSONNull(raw []byte) bool {
 	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
-// mcpJSONKind names a JSON value's kind for error messages (never its content: it may be a secret).
+// mcpJSONKind names a JSON value's kind for messages (never its content: it may be a secret).
 func mcpJSONKind(raw []byte) string {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 {

@@ -28,6 +28,8 @@ type liveServer struct {
 	// child is killed. Calling it before Close makes Close prompt.
 	end  context.CancelFunc
 	http *mcpHTTP // nil for stdio
+	// raw sees the session's tools/call answers as they were sent.
+	raw  *mcpRawSink
 	once sync.Once
 }
 
@@ -85,8 +87,8 @@ func connectServer(ctx context.Context, cfg ServerConfig) (*liveServer, error) {
 	var err error
 	switch kind {
 	case mcpKindStdio:
-		live, err = dialMcp(budget, func(life context.Context) (mcp.Transport, *mcpHTTP) {
-			return stdioTransport(life, cfg), nil
+		live, err = dialMcp(budget, func(life context.Context, sink *mcpRawSink) (mcp.Transport, *mcpHTTP) {
+			return &mcpRawTransport{inner: stdioTransport(life, cfg), sink: sink}, nil
 		})
 	case mcpKindSSE:
 		live, err = dialMcp(budget, sseTransport(cfg.URL, headers))
@@ -110,13 +112,14 @@ func connectServer(ctx context.Context, cfg ServerConfig) (*liveServer, error) {
 
 // dialMcp runs one connect attempt. The session lives on a context detached from budget (an
 // SSE stream must outlast the connect call), but budget ending cancels it mid-attempt.
-func dialMcp(budget context.Context, mk func(life context.Context) (mcp.Transport, *mcpHTTP)) (*liveServer, error) {
+func dialMcp(budget context.Context, mk mcpDialer) (*liveServer, error) {
 	life, end := context.WithCancel(context.WithoutCancel(budget))
 	stop := context.AfterFunc(budget, end)
-	transport, hc := mk(life)
+	sink := newMcpRawSink()
+	transport, hc := mk(life, sink)
 	client := mcp.NewClient(mcpClientInfo, nil)
 	session, err := client.Connect(life, transport, nil)
-	live := &liveServer{session: session, end: end, http: hc}
+	live := &liveServer{session: session, end: end, http: hc, raw: sink}
 	if !stop() {
 		// The budget ran out; the attempt may have finished in the same instant.
 		if session != nil {
@@ -140,6 +143,9 @@ func dialMcp(budget context.Context, mk func(life context.Context) (mcp.Transpor
 	}
 	return live, nil
 }
+
+// mcpDialer builds one attempt's transport on the session's lifetime and raw sink.
+type mcpDialer func(life context.Context, sink *mcpRawSink) (mcp.Transport, *mcpHTTP)
 
 // errMcpServerTimeout marks a budget ended by the server's own timeout, not by the caller.
 var errMcpServerTimeout = errors.New("server timeout")
@@ -172,16 +178,16 @@ func stdioTransport(life context.Context, cfg ServerConfig) mcp.Transport {
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 }
 
-func streamableTransport(endpoint string, headers map[string]string) func(context.Context) (mcp.Transport, *mcpHTTP) {
-	return func(life context.Context) (mcp.Transport, *mcpHTTP) {
-		hc := newMcpHTTP(life, headers)
+func streamableTransport(endpoint string, headers map[string]string) mcpDialer {
+	return func(life context.Context, sink *mcpRawSink) (mcp.Transport, *mcpHTTP) {
+		hc := newMcpHTTP(life, headers, sink)
 		return &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc.client}, hc
 	}
 }
 
-func sseTransport(endpoint string, headers map[string]string) func(context.Context) (mcp.Transport, *mcpHTTP) {
-	return func(life context.Context) (mcp.Transport, *mcpHTTP) {
-		hc := newMcpHTTP(life, headers)
+func sseTransport(endpoint string, headers map[string]string) mcpDialer {
+	return func(life context.Context, sink *mcpRawSink) (mcp.Transport, *mcpHTTP) {
+		hc := newMcpHTTP(life, headers, sink)
 		return &mcp.SSEClientTransport{Endpoint: endpoint, HTTPClient: hc.client}, hc
 	}
 }

@@ -16,7 +16,7 @@ type mcpHTTP struct {
 	transport *http.Transport
 }
 
-func newMcpHTTP(life context.Context, headers map[string]string) *mcpHTTP {
+func newMcpHTTP(life context.Context, headers map[string]string, sink *mcpRawSink) *mcpHTTP {
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -26,7 +26,7 @@ func newMcpHTTP(life context.Context, headers map[string]string) *mcpHTTP {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	rt := &mcpRoundTripper{base: tr, life: life, headers: headers}
+	rt := &mcpRoundTripper{base: tr, life: life, headers: headers, sink: sink}
 	return &mcpHTTP{client: &http.Client{Transport: rt}, transport: tr}
 }
 
@@ -34,11 +34,13 @@ func (h *mcpHTTP) closeIdle() { h.transport.CloseIdleConnections() }
 
 // mcpRoundTripper adds the configured headers and ties every request to the session's
 // lifetime, so ending a session aborts its in-flight requests (the SDK's own cancel
-// notifications included) instead of leaving them to their own timeouts.
+// notifications included) instead of leaving them to their own timeouts. It also lets the
+// session's sink see tools/call answers as sent (see mcp_raw.go).
 type mcpRoundTripper struct {
 	base    http.RoundTripper
 	life    context.Context
 	headers map[string]string
+	sink    *mcpRawSink
 }
 
 func (t *mcpRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -48,9 +50,14 @@ func (t *mcpRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	call, body, getBody, err := t.sink.watchRequest(req)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(req.Context())
 	stop := context.AfterFunc(t.life, cancel)
 	out := req.Clone(ctx)
+	out.Body, out.GetBody = body, getBody
 	for k, v := range t.headers {
 		// The SDK's protocol headers (Accept, Content-Type, session id) stay authoritative.
 		if out.Header.Get(k) == "" {
@@ -63,6 +70,7 @@ func (t *mcpRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel()
 		return nil, err
 	}
+	t.sink.watchResponse(resp, call)
 	resp.Body = &mcpReleasingBody{ReadCloser: resp.Body, release: func() { stop(); cancel() }}
 	return resp, nil
 }

@@ -25,11 +25,11 @@ type McpInventory struct {
 // returning, with the same ctx, timeout and failure-isolation rules as LoadMcpWithContext.
 // It exists to author and check tools filters, so it neither applies nor warns about them.
 func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
-	cfg, err := ParseMcpConfig(input)
+	entries, err := parseMcpEntries(input)
 	if err != nil {
 		return nil, err
 	}
-	opened, status, err := openServers(ctx, cfg)
+	opened, status, err := openServers(ctx, entries)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -37,21 +38,33 @@ func LoadMcp(input any) (*McpSource, error) {
 
 // LoadMcpWithContext connects to every enabled server in parallel, lists and filters its
 // tools and wraps them. Each phase is bounded by the server's timeout and by ctx; a server's
-// own failure marks it failed, while ctx ending fails the load with ctx.Err().
+// own failure (a malformed entry included) marks it failed, while ctx ending fails the load
+// with ctx.Err().
+//
+// The tools are grouped by server in config order (the order a file or []byte is written
+// in; sorted names for a Go map), each group in the server's listing order, however late a
+// server answers. A later tool whose exposed name is already taken is dropped with a warning.
 func LoadMcpWithContext(ctx context.Context, input any) (*McpSource, error) {
-	cfg, err := ParseMcpConfig(input)
+	entries, err := parseMcpEntries(input)
 	if err != nil {
 		return nil, err
 	}
-	opened, status, err := openServers(ctx, cfg)
+	opened, status, err := openServers(ctx, entries)
 	if err != nil {
 		return nil, err
 	}
 	src := &McpSource{Tools: []Tool{}, Status: status}
+	taken := map[string]bool{}
 	for _, o := range opened {
 		src.servers = append(src.servers, o.live)
 		for _, def := range filterMcpTools(o.name, o.defs, o.cfg.Tools) {
-			src.Tools = append(src.Tools, wrapMcpTool(o.name, def, o.live, o.cfg.timeout()))
+			tool := wrapMcpTool(o.name, def, o.live, o.cfg)
+			if taken[tool.Name] {
+				Warnf("[toolnexus] duplicate tool name %q — keeping first", tool.Name)
+				continue
+			}
+			taken[tool.Name] = true
+			src.Tools = append(src.Tools, tool)
 		}
 	}
 	return src, nil
@@ -87,10 +100,13 @@ func filterMcpTools(server string, defs []*mcp.Tool, filter map[string]bool) []*
 }
 
 // wrapMcpTool exposes one listed tool as server_tool; Execute calls tools/call on the session.
-func wrapMcpTool(server string, def *mcp.Tool, live *liveServer, timeout time.Duration) Tool {
+func wrapMcpTool(server string, def *mcp.Tool, live *liveServer, cfg ServerConfig) Tool {
 	original := def.Name
 	schema := mcpObjectSchema(def.InputSchema)
 	schema["additionalProperties"] = false
+	timeout := cfg.timeout()
+	_, secrets := expandMcpHeaders(cfg.Headers)
+	output := compileMcpOutputSchema(server, original, def.OutputSchema)
 	return Tool{
 		Name:        Sanitize(server) + "_" + Sanitize(original),
 		Description: def.Description,
@@ -112,18 +128,40 @@ func wrapMcpTool(server string, def *mcp.Tool, live *liveServer, timeout time.Du
 				args = map[string]any{}
 			}
 			meta := map[string]any{"server": server}
-			res, err := live.session.CallTool(ctx, &mcp.CallToolParams{Name: original, Arguments: args})
-			if err != nil {
-				return ToolResult{Output: err.Error(), IsError: true, Metadata: meta}, nil
+			slot := &mcpRawSlot{}
+			res, err := live.session.CallTool(context.WithValue(ctx, mcpRawKey{}, slot), &mcp.CallToolParams{Name: original, Arguments: args})
+			live.raw.drop(slot)
+			if err == nil && res == nil {
+				err = errors.New("MCP server sent no result")
 			}
-			return mcpToolResult(res, meta), nil
+			if err != nil {
+				return ToolResult{Output: mcpErrorText(err, secrets), IsError: true, Metadata: meta}, nil
+			}
+			out := mcpToolResult(res, slot.get(), meta)
+			if !out.IsError {
+				if bad := output.check(original, res.StructuredContent); bad != nil {
+					return ToolResult{Output: redactMcp(bad.Error(), secrets), IsError: true, Metadata: meta}, nil
+				}
+			}
+			return out, nil
 		},
 	}
 }
 
-// toolResult maps a tools/call result the way every port does: error text, else structured
-// content as JSON, else the text parts.
-func mcpToolResult(res *mcp.CallToolResult, meta map[string]any) ToolResult {
+// mcpErrorText is a failed call's output: never empty, never a header secret.
+func mcpErrorText(err error, secrets []string) string {
+	msg := redactMcp(err.Error(), secrets)
+	if strings.TrimSpace(msg) == "" {
+		msg = "MCP tool call failed"
+	}
+	return msg
+}
+
+// mcpToolResult maps a tools/call result as the upstream reference does, in this order:
+// isError gives the non-blank text parts joined by a blank line (or a fixed message);
+// structuredContent, when present and not null, gives its JSON.stringify text, made from
+// the raw bytes the server sent when they were seen; else the text parts joined by "\n".
+func mcpToolResult(res *mcp.CallToolResult, raw json.RawMessage, meta map[string]any) ToolResult {
 	if res.IsError {
 		var parts []string
 		for _, t := range mcpTextParts(res.Content) {
@@ -138,13 +176,33 @@ func mcpToolResult(res *mcp.CallToolResult, meta map[string]any) ToolResult {
 		return ToolResult{Output: msg, IsError: true, Metadata: meta}
 	}
 	if res.StructuredContent != nil {
-		data, err := json.Marshal(res.StructuredContent)
+		text, err := mcpStructuredText(res.StructuredContent, raw)
 		if err != nil {
 			return ToolResult{Output: err.Error(), IsError: true, Metadata: meta}
 		}
-		return ToolResult{Output: string(data), Metadata: meta}
+		return ToolResult{Output: text, Metadata: meta}
 	}
 	return ToolResult{Output: strings.Join(mcpTextParts(res.Content), "\n"), Metadata: meta}
+}
+
+// mcpStructuredText renders structuredContent from the result's raw bytes when there are
+// some; otherwise from the decoded value (whose key order is lost: sorted).
+func mcpStructuredText(decoded any, raw json.RawMessage) (string, error) {
+	if len(raw) > 0 {
+		var fields struct {
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		}
+		if json.Unmarshal(raw, &fields) == nil && len(fields.StructuredContent) > 0 && !isMcpJSONNull(fields.StructuredContent) {
+			if text, err := jsStringifyRaw(fields.StructuredContent); err == nil {
+				return text, nil
+			}
+		}
+	}
+	data, err := json.Marshal(decoded)
+	if err != nil {
+		return "", err
+	}
+	return jsStringifyRaw(data)
 }
 
 func mcpTextParts(content []mcp.Content) []string {

@@ -130,8 +130,8 @@ func TestLoadMcpWithoutContext(t *testing.T) { // G3.4 shape: LoadMcp delegates
 }
 
 func TestLoadConfigErrorIsReturned(t *testing.T) {
-	_, err := LoadMcp([]byte(`{"s":{"url":"http://127.0.0.1:1","tools":{"a":"yes"}}}`))
-	if err == nil || !strings.Contains(err.Error(), `server "s"`) {
+	_, err := LoadMcp([]byte(`{"mcpServers":{"s":`))
+	if err == nil || !strings.Contains(err.Error(), "invalid JSON") {
 		t.Fatalf("got %v", err)
 	}
 	_, err = ListMcpTools(context.Background(), filepath.Join(t.TempDir(), "missing.json"))

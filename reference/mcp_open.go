@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,24 +21,28 @@ type openedServer struct {
 }
 
 // openServers connects to and lists every enabled server in parallel; the loader and the
-// list-only inventory share it. A server's own failure only marks it failed (and is warned
-// about); the caller's ctx ending fails the whole call with ctx.Err(), after everything
-// started has been torn down.
-func openServers(ctx context.Context, cfg McpConfig) ([]*openedServer, map[string]McpStatus, error) {
+// list-only inventory share it. The servers come back in config order, however late each
+// answered. A server's own failure (a malformed entry included) only marks it failed and is
+// warned about; the caller's ctx ending fails the whole call with ctx.Err(), after
+// everything started has been torn down.
+func openServers(ctx context.Context, entries []mcpEntry) ([]*openedServer, map[string]McpStatus, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	status := map[string]McpStatus{}
 	var opened []*openedServer
 	var wg sync.WaitGroup
-	for _, name := range sortedKeys(cfg) {
-		sc := cfg[name]
+	for _, e := range entries {
+		sc := e.cfg
 		if !sc.isEnabled() {
-			status[name] = StatusDisabled
+			status[e.name] = StatusDisabled
 			continue
 		}
-		o := &openedServer{name: name, cfg: sc}
+		o := &openedServer{name: e.name, cfg: sc}
 		opened = append(opened, o)
+		if o.err = sc.check(); o.err != nil {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -52,7 +58,8 @@ func openServers(ctx context.Context, cfg McpConfig) ([]*openedServer, map[strin
 	for _, o := range opened {
 		if o.err != nil {
 			status[o.name] = StatusFailed
-			Warnf("[toolnexus] MCP server %q failed: %v", o.name, o.err)
+			_, secrets := expandMcpHeaders(o.cfg.Headers)
+			Warnf("[toolnexus] MCP server %q failed: %s", o.name, redactMcp(o.err.Error(), secrets))
 			continue
 		}
 		status[o.name] = StatusConnected
@@ -86,8 +93,24 @@ func liveServersOf(opened []*openedServer) []*liveServer {
 	return out
 }
 
-// objectSchema copies a listed input schema and makes it an object schema with properties,
-// the shape every port hands to the model.
+// redactMcp hides every value a header expansion put in, longest first so a value that
+// contains another is hidden whole.
+func redactMcp(msg string, secrets []string) string {
+	if len(secrets) == 0 {
+		return msg
+	}
+	s := append([]string(nil), secrets...)
+	sort.Slice(s, func(i, j int) bool { return len(s[i]) > len(s[j]) })
+	for _, v := range s {
+		if v != "" {
+			msg = strings.ReplaceAll(msg, v, "[redacted]")
+		}
+	}
+	return msg
+}
+
+// mcpObjectSchema copies a listed input schema, every key kept, and makes it an object
+// schema with properties ({} when missing), the shape every port hands to the model.
 func mcpObjectSchema(raw any) JSONSchema {
 	out := JSONSchema{}
 	switch s := raw.(type) {
