@@ -223,10 +223,13 @@ func jsonText(raw json.RawMessage) string {
 }
 
 // parseArgs decodes tool arguments; models do send broken JSON, and an empty
-// object lets the tool report what is missing instead of failing the run.
+// object lets the tool report what is missing instead of failing the run. Numbers
+// stay json.Number, so a big integer reaches the tool as the model wrote it.
 func parseArgs(s string) map[string]any {
 	var m map[string]any
-	if json.Unmarshal([]byte(s), &m) != nil || m == nil {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil || m == nil || dec.More() {
 		return map[string]any{}
 	}
 	return m

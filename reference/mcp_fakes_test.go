@@ -20,7 +20,7 @@ import (
 
 // The stdio fake is this test binary run again with these variables set.
 const (
-	stdioModeEnv = "TOOLNEXUS_MCP_TEST_STDIO" // serve | hang
+	stdioModeEnv = "TOOLNEXUS_MCP_TEST_STDIO" // serve | hang | raw
 	stdioPIDEnv  = "TOOLNEXUS_MCP_TEST_PIDFILE"
 )
 
@@ -38,8 +38,11 @@ func runStdioFake(mode string) int {
 	}
 	// A fake must never outlive a broken test run.
 	go func() { time.Sleep(60 * time.Second); os.Exit(3) }()
-	if mode == "hang" {
+	switch mode {
+	case "hang":
 		select {}
+	case "raw":
+		return serveRawStdio()
 	}
 	_ = newFakeMcpServer("a", "b", "c", "env").Run(context.Background(), &mcp.StdioTransport{})
 	return 0
