@@ -1,7 +1,9 @@
 package toolnexus
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 	"testing"
 )
@@ -60,4 +62,34 @@ func TestJSStringifyRaw(t *testing.T) { // C4.4-C4.6
 			t.Errorf("%q: accepted", bad)
 		}
 	}
+}
+
+// FuzzJSStringifyRaw: valid JSON is always rewritten, into JSON that means the same value;
+// anything else is refused.
+func FuzzJSStringifyRaw(f *testing.F) {
+	for _, seed := range []string{rawStructBytes, `{"f":1.0,"g":1e2}`, `[1,"\ud800",{"a":{"a":1}}]`, `"\u00e9"`, `-0.0e-0`, `{"k":1,"k":2}`, `{`, `1e400`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := jsStringifyRaw(data)
+		if !json.Valid(data) {
+			if err == nil {
+				t.Fatalf("invalid JSON %q accepted as %q", data, out)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("valid JSON %q refused: %v", data, err)
+		}
+		var in, back any
+		if json.Unmarshal(data, &in) != nil {
+			return // a number out of float64 range: JSON.stringify gives null, Go refuses it
+		}
+		if err := json.Unmarshal([]byte(out), &back); err != nil {
+			t.Fatalf("%q rewritten as invalid %q: %v", data, out, err)
+		}
+		if !reflect.DeepEqual(in, back) {
+			t.Fatalf("%q rewritten as %q: %v != %v", data, out, in, back)
+		}
+	})
 }

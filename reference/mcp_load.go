@@ -53,8 +53,8 @@ func LoadMcpWithContext(ctx context.Context, input any) (*McpSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := &McpSource{Tools: []Tool{}, Status: status}
 	taken := map[string]bool{}
+	src := &McpSource{Tools: []Tool{}, Status: status}
 	for _, o := range opened {
 		src.servers = append(src.servers, o.live)
 		for _, def := range filterMcpTools(o.name, o.defs, o.cfg.Tools) {

@@ -33,12 +33,12 @@ func openServers(ctx context.Context, entries []mcpEntry) ([]*openedServer, map[
 	var opened []*openedServer
 	var wg sync.WaitGroup
 	for _, e := range entries {
-		sc := e.cfg
+		name, sc := e.name, e.cfg
 		if !sc.isEnabled() {
-			status[e.name] = StatusDisabled
+			status[name] = StatusDisabled
 			continue
 		}
-		o := &openedServer{name: e.name, cfg: sc}
+		o := &openedServer{name: name, cfg: sc}
 		opened = append(opened, o)
 		if o.err = sc.check(); o.err != nil {
 			continue
