@@ -21,7 +21,7 @@ func (w *World) registerContractServerSteps(sc stepAdder) {
 	sc.Step(`^an MCP server "([^"]*)" over (streamable HTTP|SSE only) that answers 401$`, w.unauthorizedServer)
 	sc.Step(`^server "([^"]*)" has the timeout (\d+) ms$`, w.serverTimeout)
 	sc.Step(`^server "([^"]*)" sends the headers (.+)$`, w.serverHeaders)
-	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on (.+)$`, w.headerOnMethods)
+	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on ((?:initialize|tools/list|tools/call)(?:(?:, | and )(?:initialize|tools/list|tools/call))*)$`, w.headerOnMethods)
 	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on every request, its SSE GET included$`, w.headerOnEvery)
 	sc.Step(`^the scenario's temp dir has a directory "([^"]*)"$`, w.tempSubdir)
 	sc.Step(`^the child reports "([^"]*)" as (null|"[^"]*")$`, w.childReports)
