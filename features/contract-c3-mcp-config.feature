@@ -229,8 +229,7 @@ Feature: Contract C3 - the MCP config file
     Given an MCP server "sse" over SSE only
     And server "sse" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
     When the toolkit is built
-    Then server "sse" is connected
-    And the fake "sse" received "Authorization" as "Bearer s3cr3t-9f2c" on every request, its SSE GET included
+    Then the fake "sse" received "Authorization" as "Bearer s3cr3t-9f2c" on every request, its SSE GET included
 
   @id:c3-secret-never-logged @required @src:spec-c3-secret
   @C3.16
@@ -251,7 +250,7 @@ Feature: Contract C3 - the MCP config file
   Scenario: the expanded secret is nowhere in what the adapter reports for a load cancelled after 100 ms
     Given a hung MCP server "s"
     And server "s" sends the headers {"Authorization": "Bearer ${TNX_SECRET}"}
-    When the MCP config is loaded with a cancel after 100 ms
+    When the MCP config is loaded with a cancel after 100 ms, for the scan
     Then nothing the adapter emitted contains the secret
 
   @id:c3-env-merged @required @src:spec-c3-env

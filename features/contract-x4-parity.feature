@@ -30,7 +30,6 @@ Feature: X.4 - what each port's library returns, against the reference
     And the tool "r_r_image" is executed with {}
     And the tool "r_r_mixed" is executed with {}
     And the tool "r_r_badout" is executed with {}
-    And the tool "r_echo" is executed with {"s": "é", "n": 2.5, "b": false, "z": null}
     And the tool "ghost" is executed with {}
     Then the returned values match the golden copy "x4-mcp-results"
 

@@ -23,6 +23,7 @@ import (
 func (w *World) registerContractConfigSteps(sc stepAdder) {
 	sc.Step(`^the MCP config (file|inline):$`, w.rawConfig)
 	sc.Step(`^nothing the adapter emitted contains the secret$`, w.noSecretLeaked)
+	sc.Step(`^the MCP config is loaded with a cancel after (\d+) ms, for the scan$`, w.cancelledLoadForScan)
 	sc.Step(`^the status lists exactly the servers (.+)$`, w.statusExactly)
 	sc.Step(`^the stdio server of "([^"]*)" was started$`, w.stdioStarted)
 }
@@ -202,4 +203,15 @@ func (w *World) stdioStarted(name string) error {
 		return fmt.Errorf("the stdio server of %q never started (no PID file)", name)
 	}
 	return nil
+}
+
+// cancelledLoadForScan is a cancelled load whose outcome does not matter, only what it
+// reports: a port that does not honour the cancel (G3.1 judges that) gives nothing to scan,
+// so the scan is inconclusive rather than a second failure for the same fault.
+func (w *World) cancelledLoadForScan(ms int) error {
+	err := w.mcpActionArgs("loaded", map[string]any{"cancelAfterMs": ms})
+	if err != nil && w.lease.cutAtBound {
+		return &Inconclusive{fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err)}
+	}
+	return err
 }
