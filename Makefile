@@ -52,6 +52,7 @@ unit: bundle
 # exceeded" when a worker is mid-input at the deadline (seen once on a loaded machine).
 fuzz:
 	cd reference && $(GO) test -run '^$$' -fuzz FuzzParseMcpConfig -fuzztime 30000x .
+	cd reference && $(GO) test -run '^$$' -fuzz FuzzJSStringifyRaw -fuzztime 20000x .
 
 # Every catalogue ID must have a scenario: this prints the ones that do not, and fails.
 coverage: build

@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C1 - the Tool and ToolResult shape
   Every tool, whatever made it, has a name, a description, an object input schema and a source;
   executing one by name gives a string output and a boolean isError.

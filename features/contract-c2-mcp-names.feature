@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C2 - how MCP tools are named and called
   The awkward fake lists get.balance, send money, café, 🚀launch, 2fa, a.b, a_b, t, y.t, patch, a
   70-character name and echo; every one of them answers with the name it was called by and the

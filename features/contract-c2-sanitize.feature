@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C2 - sanitize
   The port's exported sanitize replaces every character outside [a-zA-Z0-9_-] with "_".
 

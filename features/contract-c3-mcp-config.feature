@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C3 - the MCP config file
   Each scenario writes its config as text, with the fakes put in by placeholder: {{stdio:x}} is a
   stdio fake's server object, {{http:x}} a streamable HTTP fake's, {{hang:x}} a listener that

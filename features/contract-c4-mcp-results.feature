@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C4 - how an MCP tool's result becomes a ToolResult
   The results fake ("r") has one tool per result shape; its structuredContent is sent as exact raw
   bytes, so key order and number spelling are the server's.

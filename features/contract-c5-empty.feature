@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C5 - the schema adapters of an empty toolkit
 
   @id:c5-gemini-empty @recommended @src:rec-c5-empty-gemini

@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C5 - the order and shape of MCP tools in the toolkit
 
   @id:c5-grouped-config-order @recommended @src:rec-c2-config-order

@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C5 - the OpenAI, Anthropic and Gemini schema adapters
   The adapters render the toolkit's tools for each provider. The toolkit here holds the fake MCP
   server's tools (a, b, c, get.balance) and native tools, so every source's schema is rendered.

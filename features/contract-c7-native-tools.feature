@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C7 - native tools
   A native tool is a host function the port wraps with its own helper (JS defineTool, Python
   define_tool, Go NativeTool, Java NativeTool.of). Its function calls back to the runner, so what

@@ -1,3 +1,4 @@
+@contract
 Feature: Contract C8 - http tools
   An http tool is declared as data and built with the port's own helper; it calls the HTTP
   endpoint fake, which records the method, the raw path and query, the headers and the raw body.

@@ -1,3 +1,4 @@
+@contract
 Feature: X.4 - what each port's library returns, against the reference
   The same calls on every port; what the library returned (tool lists, execute results,
   adapter JSON, a run's tool calls) is compared with the Go reference's golden copy and shown as
