@@ -187,16 +187,16 @@ Feature: Contract C3 - the MCP config file
 
   @id:c3-default-timeout @required @src:spec-c3-timeout
   @C3.8
-  Scenario: with no timeout key, a handshake that takes 3 s is waited for
-    Given an MCP server "slow" over streamable HTTP whose handshake answers after 3000 ms
+  Scenario: with no timeout key, a handshake that takes 2 s is waited for
+    Given an MCP server "slow" over streamable HTTP whose handshake answers after 2000 ms
     When the toolkit is built
     Then server "slow" is connected
 
   @id:c3-timeout-honoured @required @src:spec-c3-timeout @src:spec-c3-isolated
   @C3.8
-  Scenario: with timeout 1000, the same slow handshake fails that server, and the load goes on
-    Given an MCP server "slow" over streamable HTTP whose handshake answers after 3000 ms
-    And server "slow" has the timeout 1000 ms
+  Scenario: with timeout 700, the same slow handshake fails that server, and the load goes on
+    Given an MCP server "slow" over streamable HTTP whose handshake answers after 2000 ms
+    And server "slow" has the timeout 700 ms
     And an MCP server "good" over streamable HTTP
     When the toolkit is built
     Then server "slow" is failed
