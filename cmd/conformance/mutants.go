@@ -63,7 +63,7 @@ func cmdMutants(args []string) int {
 		opts.AdapterEnv = env
 		opts.NoRetry = once
 		if tags != "" {
-			opts.Tags = tags
+			opts.Tags = withoutX3(tags) // X.3 needs a baseline, which a mutant run never has
 		}
 		rs, err := suite.Run(context.Background(), opts)
 		if err != nil {
@@ -113,7 +113,7 @@ func cmdMutants(args []string) int {
 			// A correct variant: any failure is the suite's false red, not a catch.
 			if fails := failed(r); len(fails) > 0 || r.Red() {
 				falseRed++
-				fmt.Printf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(fails, "; "))
+				fmt.Printf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s [%s]\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary())
 				continue
 			}
 			fmt.Printf("%-36s %-4s %-8s every scenario passes (%d judged as written after a void quick attempt)\n", m.Name, m.Gap, "held", retried(r))
