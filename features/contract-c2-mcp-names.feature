@@ -62,6 +62,19 @@ Feature: Contract C2 - how MCP tools are named and called
     And the fake "x.y" received 1 tools/call request
     And the fake "x" received 0 tools/call requests
 
+  @id:c2-mcp-beats-builtin @required @src:spec-c2-builtin
+  @C2.9
+  Scenario: an MCP tool beats the built-in tool of the same name
+    Given an MCP server "apply" over streamable HTTP listing the awkward tools
+    And the built-in tools are on
+    And a toolkit with only the built-in tools has a built-in "apply_patch"
+    When the toolkit is described
+    Then the described tools have exactly one "apply_patch"
+    And the described tool "apply_patch" has source "mcp"
+    When the tool "apply_patch" is executed with {"x": "1"}
+    Then the fake "apply" received tools/call of "patch" with the arguments {"x": "1"}
+    And the fake "apply" received 1 tools/call request
+
   @id:c2-native-verbatim @recommended @src:rec-c2-verbatim
   @C2.10
   Scenario: native and http tool names are used verbatim

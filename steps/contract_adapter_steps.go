@@ -1,10 +1,7 @@
 package steps
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 
@@ -227,7 +224,7 @@ func (w *World) adaptersMatchGolden(name string) error {
 	if w.rendered == nil {
 		return fmt.Errorf("harness: the schema adapters were not rendered")
 	}
-	return w.matchGoldenValue(name, "the adapter outputs", w.rendered)
+	return w.matchGoldenValue(name, "the adapter outputs differ", w.rendered)
 }
 
 // returnedValues is what the library returned to this scenario's contract ops, in call order
@@ -254,29 +251,16 @@ func (w *World) returnedValues() []any {
 // returnedMatchGolden compares the scenario's returned values with the reference's (X.4),
 // in order; key order inside objects does not count, byte-exact strings do.
 func (w *World) returnedMatchGolden(name string) error {
-	return w.matchGoldenValue(name, "the returned values", w.returnedValues())
+	return w.matchGoldenValue(name, "the returned values differ", w.returnedValues())
 }
 
-// matchGoldenValue compares a value with the reference's golden copy fixtures/golden/<name>.json
-// (numbers by their JSON text), or records it when the run updates the golden copies.
+// matchGoldenValue compares a value with the reference's golden copy, numbers by their JSON
+// text.
 func (w *World) matchGoldenValue(name, what string, v any) error {
-	w.golden = name
 	got := numbersAsText(v)
-	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
-	if w.env.UpdateGolden {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		return os.WriteFile(path, append(b, '\n'), 0o644)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
-	}
 	var want any
-	if err := json.Unmarshal(b, &want); err != nil {
-		return fmt.Errorf("harness: golden copy %s is not JSON: %v", path, err)
+	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
+		return err
 	}
-	if d := cmp.Diff(numbersAsText(want), got); d != "" {
-		return fmt.Errorf("parity: %s differ from the Go reference's golden copy %q (-reference +%s):\n%s", what, name, w.env.Port, d)
-	}
-	return nil
+	return parityDiff(what, name, w.env.Port, numbersAsText(want), got)
 }

@@ -135,6 +135,9 @@ func (w *World) buildToolkit() error {
 	if len(w.extraTools) > 0 {
 		args["extraTools"] = w.extraTools
 	}
+	if w.builtins {
+		args["builtins"] = true
+	}
 	h := w.handle("t")
 	args["handle"] = h
 	if _, err := w.must("toolkit.create", args); err != nil {

@@ -20,57 +20,58 @@ func (w *World) registerGoldenSteps(sc stepAdder) {
 // input schemas as returned, status) with the Go reference's (catalogue X.2). Listing order
 // is not part of the contract, so each server's tools are sorted by name.
 func (w *World) inventoryMatchesGolden(name string) error {
-	w.golden = name
 	r, err := w.okResult()
 	if err != nil {
 		return err
 	}
 	got := wire.NormalizeInventory(r)
-	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
-	if w.env.UpdateGolden {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		return os.WriteFile(path, append(b, '\n'), 0o644)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
-	}
 	var want map[string]any
-	if err := json.Unmarshal(b, &want); err != nil {
-		return fmt.Errorf("harness: golden copy %s is not a JSON object: %v", path, err)
+	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
+		return err
 	}
-	if d := cmp.Diff(wire.NormalizeInventory(want), got); d != "" {
-		return fmt.Errorf("parity: the inventory differs from the Go reference's golden copy %q (-reference +%s):\n%s", name, w.env.Port, d)
-	}
-	return nil
+	return parityDiff("the inventory differs", name, w.env.Port, wire.NormalizeInventory(want), got)
 }
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).
 func (w *World) matchGolden(name string) error {
-	w.golden = name
 	bodies, err := w.bodies()
 	if err != nil {
 		return err
 	}
 	got := wire.NormalizeAll(bodies)
+	var want []map[string]any
+	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
+		return err
+	}
+	return parityDiff("the wire bodies differ", name, w.env.Port, wire.NormalizeAll(want), got)
+}
+
+// goldenCopy reads the reference's golden copy fixtures/golden/<name>.json into want, or, when
+// the run updates the golden copies, records got there instead (done: nothing to compare).
+func (w *World) goldenCopy(name string, got, want any) (done bool, err error) {
+	w.golden = name
 	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
 	if w.env.UpdateGolden {
 		b, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+			return true, err
 		}
-		return os.WriteFile(path, append(b, '\n'), 0o644)
+		return true, os.WriteFile(path, append(b, '\n'), 0o644)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
+		return false, fmt.Errorf("harness: no golden copy %s (record it with `conformance golden`): %v", path, err)
 	}
-	var want []map[string]any
-	if err := json.Unmarshal(b, &want); err != nil {
-		return fmt.Errorf("harness: golden copy %s is not a JSON list of bodies: %v", path, err)
+	if err := json.Unmarshal(b, want); err != nil {
+		return false, fmt.Errorf("harness: golden copy %s does not hold %T: %v", path, want, err)
 	}
-	if d := cmp.Diff(wire.NormalizeAll(want), got); d != "" {
-		return fmt.Errorf("parity: the wire bodies differ from the Go reference's golden copy %q (-reference +%s):\n%s", name, w.env.Port, d)
+	return false, nil
+}
+
+// parityDiff is the X.* verdict: the port's value against the reference's, by content.
+func parityDiff(what, name, port string, want, got any) error {
+	if d := cmp.Diff(want, got); d != "" {
+		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%s", what, name, port, d)
 	}
 	return nil
 }

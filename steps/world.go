@@ -90,6 +90,7 @@ type World struct {
 	// The shared contract's tool surface (contract_tools.go): extra tools for the next build,
 	// and the last result of each contract op.
 	extraTools                               []any
+	builtins                                 bool         // the next build turns the built-in tools on
 	responses                                []opResponse // every response, for the secret scan
 	described, executed, rendered, sanitized map[string]any
 
@@ -312,6 +313,7 @@ func (w *World) registerAll(sc stepAdder) {
 	w.registerContractMCPSteps(sc)
 	w.registerContractHTTPSteps(sc)
 	w.registerContractServerSteps(sc)
+	w.registerContractBuiltinSteps(sc)
 }
 
 type opResponse struct {

@@ -194,7 +194,7 @@ public sealed class Adapter
         var handle = (string)a["handle"]!;
         var opts = new Toolkit.Options
         {
-            Builtins = false,
+            Builtins = a["builtins"] is JsonValue b && b.GetValueKind() == System.Text.Json.JsonValueKind.True,
             McpConfig = a["mcpConfig"] is JsonObject cfg ? ConfigValue(cfg) : null,
             ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e)).ToList(),
         };

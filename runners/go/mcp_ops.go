@@ -35,10 +35,10 @@ func (x args) context() (context.Context, context.CancelFunc) {
 	return dctx, func() { stop(); dcancel(); cancel() }
 }
 
-// opToolkitCreate builds a toolkit with builtins and skills off, through the context-aware
-// CreateToolkit; host tools call back (host.go).
+// opToolkitCreate builds a toolkit with skills off and builtins as asked (off by default),
+// through the context-aware CreateToolkit; host tools call back (host.go).
 func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
-	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: false}
+	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins}
 	for _, et := range x.ExtraTools {
 		t, err := a.extraTool(x.Handle, et)
 		if err != nil {

@@ -35,6 +35,7 @@ type args struct {
 		Inline map[string]any
 	}
 	ExtraTools []extraTool
+	Builtins   bool // toolkit.create: the built-in tools (absent: off)
 	// tool.execute: the tool's name and its args, kept raw so absent, null and numbers survive.
 	Name                      string
 	Args                      json.RawMessage

@@ -356,7 +356,7 @@ const HANDLERS = {
   },
 
   async "toolkit.create"(args, timing) {
-    const opts = { builtins: false }
+    const opts = { builtins: args.builtins === true }
     if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
     if (args.extraTools) opts.extraTools = args.extraTools.map((t) => extraTool(args.handle, t))
     if (timing) opts.signal = timing.signal

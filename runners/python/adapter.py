@@ -405,7 +405,8 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
     handle = args["handle"]
     if handle in toolkits:  # the runner names every object once
         raise AdapterError("failed", f"adapter: toolkit handle {handle!r} is in use")
-    kw: dict[str, Any] = {"builtins": False}  # skills stay off: no skills_dir/skills/skill_provider
+    # skills stay off (no skills_dir/skills/skill_provider); builtins only when asked
+    kw: dict[str, Any] = {"builtins": args.get("builtins") is True}
     if "mcpConfig" in args:
         kw["mcp_config"] = config_input(args["mcpConfig"])
     if args.get("extraTools"):

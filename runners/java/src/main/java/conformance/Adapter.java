@@ -281,6 +281,7 @@ public final class Adapter {
             if (a.containsKey("mcpConfig")) Port.set(opts, "mcpConfig", mcpConfig(a));
             if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> extraTool(handle, (Map<?, ?>) t)).toList()));
             if (limited(a)) Port.set(opts, "cancelSignal", cancelSignal(a));
+            if (Boolean.TRUE.equals(a.get("builtins"))) Port.set(opts, "builtins", Boolean.TRUE);
         });
         if (tk == null) return Json.obj("tools", null, "status", null); // no handle kept
         Object old = toolkits.put(handle, tk);

@@ -1,0 +1,65 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Steps for the built-in tools as one source among the others (SPEC.md §7 toolkit.create
+// `builtins`): C2.9 judges how a collision with a builtin is settled, so it first proves the
+// port has that builtin at all.
+func (w *World) registerContractBuiltinSteps(sc stepAdder) {
+	sc.Step(`^the built-in tools are on$`, w.builtinsOn)
+	sc.Step(`^a toolkit with only the built-in tools has a built-in "([^"]*)"$`, w.hasBuiltin)
+	sc.Step(`^the described tool "([^"]*)" has source "([^"]*)"$`, w.describedSource)
+}
+
+func (w *World) builtinsOn() error {
+	w.builtins = true
+	return nil
+}
+
+// hasBuiltin builds a second toolkit with the builtins on and nothing else. A port that cannot
+// build it, or has no builtin of that name, leaves no collision to judge: inconclusive (the
+// built-in tools' own claims, C13, judge those faults).
+func (w *World) hasBuiltin(name string) error {
+	h := w.handle("b")
+	r, err := w.call("toolkit.create", map[string]any{"handle": h, "builtins": true})
+	if err != nil {
+		return err
+	}
+	if !r.OK {
+		return &Inconclusive{fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name)}
+	}
+	w.toolkits = append(w.toolkits, h)
+	d, err := w.must("toolkit.describe", map[string]any{"toolkit": h})
+	if err != nil {
+		return err
+	}
+	list, _ := d["tools"].([]any)
+	var seen []string
+	for _, v := range list {
+		t, _ := v.(map[string]any)
+		seen = append(seen, fmt.Sprintf("%v (%v)", t["name"], t["source"]))
+		if t["name"] == name && t["source"] == "builtin" {
+			return nil
+		}
+	}
+	return &Inconclusive{fmt.Sprintf("with only the built-in tools on, the toolkit has no builtin %q (it has: %s), so there is no collision to judge", name, strings.Join(seen, ", "))}
+}
+
+func (w *World) describedSource(name, source string) error {
+	tools, err := w.describedTools()
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if t["name"] == name {
+			if t["source"] != source {
+				return fmt.Errorf("the tool %q has source %v; want %q", name, compactJSON(t["source"]), source)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("the toolkit has no tool %q", name)
+}
