@@ -125,9 +125,8 @@ func (w *World) bodyKeyIs(key, state string) error {
 // transformSaws gathers what the adapter's transform recorded, across every run.
 func (w *World) transformSaws() ([]map[string]any, error) {
 	var out []map[string]any
-	for _, r := range w.results {
-		list, _ := r["transformSaw"].([]any)
-		for _, v := range list {
+	for _, r := range w.host.ranRecords() {
+		for _, v := range r.transformSaw {
 			m, _ := v.(map[string]any)
 			out = append(out, m)
 		}

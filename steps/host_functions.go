@@ -19,9 +19,15 @@ type hostFns struct {
 	hook      map[string]any    // the BeforeLLM hook's override; nil: none installed
 	tools     map[string]string // host tool name -> the output its execute returns
 	natives   map[string]*nativeFn
-	// During the request in flight: what the transform and hook received, requests carried.
+	cur       hostRun   // the request in flight
+	runs      []hostRun // each client.run / client.ask that returned, in order
+}
+
+// hostRun is what the host functions saw during one run: the bodies the transform received
+// and the requests the recording HTTP client carried. The runner keeps it; the adapter's run
+// report holds only what the library returned.
+type hostRun struct {
 	transformSaw []any
-	hookSaw      []any
 	httpRequests int
 }
 
@@ -41,7 +47,7 @@ func (h *hostFns) answer(fn string, raw json.RawMessage) adapter.Answer {
 			break
 		}
 		body, _ := args["body"].(map[string]any)
-		h.transformSaw = append(h.transformSaw, deepCopy(body))
+		h.cur.transformSaw = append(h.cur.transformSaw, deepCopy(body))
 		if null, _ := h.transform["returnNull"].(bool); null {
 			return adapter.Answer{Value: nil}
 		}
@@ -52,12 +58,9 @@ func (h *hostFns) answer(fn string, raw json.RawMessage) adapter.Answer {
 			break
 		}
 		msgs, _ := args["messages"].([]any)
-		tools, _ := args["tools"].([]any)
-		turn, _ := args["turn"].(json.Number).Int64()
-		h.hookSaw = append(h.hookSaw, map[string]any{"turn": turn, "messageCount": len(msgs), "toolCount": len(tools)})
 		return adapter.Answer{Value: hookOverride(h.hook, msgs)}
 	case "http":
-		h.httpRequests++
+		h.cur.httpRequests++
 		return adapter.Answer{}
 	case "tool":
 		name, _ := args["name"].(string)
@@ -152,16 +155,22 @@ func (h *hostFns) addTool(name, output string) {
 	h.tools[name] = output
 }
 
-// begin starts a request's record; end adds it to a run report as the report's own fields
-// used to be (transformSaw, hookSaw, httpRequests), for the steps that read them.
+// begin starts a request's record; end keeps it as a run's, for a run that returned.
 func (h *hostFns) begin() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.transformSaw, h.hookSaw, h.httpRequests = []any{}, []any{}, 0
+	h.cur = hostRun{}
 }
 
-func (h *hostFns) end(result map[string]any) {
+func (h *hostFns) end() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	result["transformSaw"], result["hookSaw"], result["httpRequests"] = h.transformSaw, h.hookSaw, h.httpRequests
+	h.runs = append(h.runs, h.cur)
+}
+
+// ranRecords returns the records of the runs that returned, in order.
+func (h *hostFns) ranRecords() []hostRun {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]hostRun(nil), h.runs...)
 }

@@ -83,8 +83,8 @@ func (w *World) recorderCarriedAll() error {
 		return fmt.Errorf("the fake LLM saw no request")
 	}
 	carried := 0
-	for _, r := range w.results {
-		carried += asInt(r["httpRequests"])
+	for _, r := range w.host.ranRecords() {
+		carried += r.httpRequests
 	}
 	if carried != seen {
 		return fmt.Errorf("the recording HTTP client carried %d requests; the fake LLM received %d", carried, seen)
@@ -97,14 +97,4 @@ func (w *World) llmRequestCount(n int) error {
 		return fmt.Errorf("the fake LLM received %d requests; want %d", got, n)
 	}
 	return nil
-}
-
-func asInt(v any) int {
-	switch n := v.(type) {
-	case float64:
-		return int(n)
-	case int:
-		return n
-	}
-	return 0
 }

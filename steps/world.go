@@ -341,7 +341,7 @@ func (w *World) call(op string, args map[string]any) (*adapter.Response, error) 
 		return nil, err
 	}
 	if r.OK && (op == "client.run" || op == "client.ask") && r.Result != nil {
-		w.host.end(r.Result)
+		w.host.end()
 	}
 	w.last, w.lastOp, w.lastElapsed = r, op, elapsed
 	w.responses = append(w.responses, opResponse{op, r})
