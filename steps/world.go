@@ -137,7 +137,8 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			}
 			o := w.outcome(s, started, err)
 			var attempts []result.Attempt
-			for cur := w; ; {
+			cur := w
+			for {
 				again := env.Retry != nil && env.Retry(o, len(attempts)+1)
 				if again && env.Skip != nil {
 					if st, _ := env.Skip(); st != "" {
@@ -155,6 +156,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 				o.Attempts = append(attempts, o.AsAttempt())
 				o.Elapsed = time.Since(started)
 			}
+			o.Returned = cur.parityValues(o.Tags)
 			if env.Report != nil {
 				env.Report(o)
 			}

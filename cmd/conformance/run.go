@@ -230,6 +230,10 @@ func cmdRun(args []string, golden bool) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
+	if err := x4Parity(c.root, results, golden); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
 	reportsOK := true
 	if *reportDir != "" {
 		reportsOK = writeReports(c.root, *reportDir, results, *verbose, time.Since(start))

@@ -42,6 +42,7 @@ func Matrix(w io.Writer, ids []string, results []*result.PortResult, color, verb
 		}
 	}
 	textEvidence(w, results, color, verbose)
+	textParity(w, results, verbose)
 	fmt.Fprintln(w)
 	for _, r := range results {
 		if r.VersionWarning != "" {

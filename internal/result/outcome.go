@@ -35,6 +35,9 @@ type Outcome struct {
 	Elapsed    time.Duration
 	// Golden names the reference body file a parity step compared against, if any.
 	Golden string
+	// Returned is what the library returned to a contract scenario's ops (X.4), normalised;
+	// the run compares it with the reference's (internal/parity), never as a verdict.
+	Returned any `json:",omitempty"`
 	// Order is the scenario's place in the run's feature order (godog's pickle id), so a
 	// parallel run's outcomes sort back into the order a sequential run reports.
 	Order int

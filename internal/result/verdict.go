@@ -116,6 +116,9 @@ type PortResult struct {
 	VersionWarning string `json:"versionWarning,omitempty"`
 	// Timing is where the wall time went (bench; cost.go).
 	Timing Timing `json:"-"`
+	// Parity is X.4 over every contract scenario: which returned other values than the
+	// reference's golden copy (nil when there was nothing to compare).
+	Parity *Parity `json:"parity,omitempty"`
 }
 
 // Version is the implementation's hello version, "" when it did not say hello.

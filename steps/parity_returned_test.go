@@ -1,0 +1,40 @@
+package steps
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+)
+
+func TestScrubRunMakesRunsComparable(t *testing.T) {
+	v := []any{map[string]any{
+		"output": `Get "http://127.0.0.1:40123/x": dial tcp [::1]:9: refused; localhost:8080`,
+		"path":   "/tmp/conf-77/a/b.txt",
+		"n":      "2.5",
+	}}
+	got := scrubRun(v, "/tmp/conf-77")
+	want := []any{map[string]any{
+		"output": `Get "http://127.0.0.1:<port>/x": dial tcp [::1]:<port>: refused; localhost:<port>`,
+		"path":   "<tmp>/a/b.txt",
+		"n":      "2.5",
+	}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("scrubRun (-want +got):\n%s", d)
+	}
+}
+
+func TestParityValuesOnlyForContractScenarios(t *testing.T) {
+	w := &World{dir: "/tmp/d1", responses: []opResponse{{op: "sanitize", resp: &adapter.Response{OK: true, Result: map[string]any{"value": "/tmp/d1/x"}}}}}
+	if v := w.parityValues([]string{"G1.1"}); v != nil {
+		t.Fatalf("an ADR scenario got X.4 values: %v", v)
+	}
+	if v := w.parityValues([]string{"contract", "X.4"}); v != nil {
+		t.Fatalf("X.4's own scenario got values twice: %v", v)
+	}
+	want := []any{map[string]any{"op": "sanitize", "result": map[string]any{"value": "<tmp>/x"}}}
+	if d := cmp.Diff(want, w.parityValues([]string{"contract", "C2.1"})); d != "" {
+		t.Fatalf("a contract scenario's values (-want +got):\n%s", d)
+	}
+}
