@@ -61,6 +61,8 @@ type PortResults struct {
 	Expectations []ExpectationEntry `json:"expectations"`
 	Cells        map[string]string  `json:"cells"`
 	Scenarios    []ScenarioResult   `json:"scenarios"`
+	// Parity is X.4 over every contract scenario that passed (shown, never a verdict).
+	Parity *result.Parity `json:"parity,omitempty"`
 }
 
 // ExpectationEntry is one expectation as results.json writes it.
@@ -125,7 +127,7 @@ func NewResults(cat [][2]string, results []*result.PortResult, v ...result.Versi
 			Library: identity(r, "library"), Version: identity(r, "version"), Runtime: identity(r, "runtime"),
 			HarnessError: r.HarnessErr, Interrupted: r.Interrupted, Unresponsive: r.Unresponsive,
 			VersionWarning: r.VersionWarning, Strict: r.Strict, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
-			Scenarios: []ScenarioResult{}}
+			Scenarios: []ScenarioResult{}, Parity: r.Parity}
 		if r.Expectations != nil {
 			for _, x := range r.Expectations.Entries {
 				p.Expectations = append(p.Expectations, ExpectationEntry{ID: x.Key.ID, Scenario: x.Key.Feature + ": " + x.Key.Name,

@@ -72,6 +72,12 @@ func TestJSONMatchesSchema(t *testing.T) {
 		}
 	}
 	g := got.Ports[0]
+	if g.Parity == nil || g.Parity.Compared != 3 || len(g.Parity.Differ) != 1 || g.Parity.Differ[0].Key != "c4-rpc-error" {
+		t.Errorf("go parity: %+v", g.Parity)
+	}
+	if got.Ports[1].Parity != nil {
+		t.Errorf("a port with nothing compared has parity %+v", got.Ports[1].Parity)
+	}
 	if g.Library != "toolnexus" || g.Version != "v1.4.0" || g.Runtime != "go1.26.8" || !g.Present {
 		t.Errorf("go identity: %+v", g)
 	}
