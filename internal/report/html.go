@@ -61,6 +61,34 @@ type htmlPort struct {
 	Port, Library, Version, Runtime, Reason, Tally, Scenarios, HarnessErr string
 	Present                                                               bool
 	Bar                                                                   []htmlBar
+	Parity                                                                *htmlParity
+}
+
+// htmlParity is X.4 over every contract scenario on one port: a line, and each diff.
+type htmlParity struct {
+	Line  string
+	Diffs []htmlParityDiff
+}
+
+type htmlParityDiff struct {
+	Key   string
+	Lines []htmlLine
+}
+
+// parityOf is a port's X.4 line for its card; nil when nothing was compared.
+func parityOf(r *result.PortResult) *htmlParity {
+	p := r.Parity
+	if p == nil {
+		return nil
+	}
+	h := &htmlParity{Line: fmt.Sprintf("X.4: all %d contract scenarios returned what the reference returned", p.Compared)}
+	if len(p.Differ) > 0 {
+		h.Line = fmt.Sprintf("X.4: %d of %d contract scenarios returned other values than the reference (never a verdict)", len(p.Differ), p.Compared)
+	}
+	for _, d := range p.Differ {
+		h.Diffs = append(h.Diffs, htmlParityDiff{Key: d.Key, Lines: diffLines(d.Diff)})
+	}
+	return h
 }
 
 // htmlBar is one verdict's share of a port's summary bar.
@@ -112,7 +140,7 @@ func HTML(w io.Writer, cat [][2]string, results []*result.PortResult, v ...resul
 		p := htmlPort{Port: r.Port, Present: r.Present, Reason: absence(r), Library: identity(r, "library"),
 			Version: identity(r, "version"), Runtime: identity(r, "runtime"), HarnessErr: r.HarnessErr}
 		if r.Present {
-			p.Tally, p.Scenarios = tally(r), scenarioTally(r)
+			p.Tally, p.Scenarios, p.Parity = tally(r), scenarioTally(r), parityOf(r)
 		}
 		count := map[result.Verdict]int{}
 		for _, v := range r.Cells {
@@ -216,7 +244,13 @@ func messageLines(msg string) []htmlLine {
 	if msg == "" {
 		return nil
 	}
-	diff := lang(msg) == "diff"
+	return markLines(msg, lang(msg) == "diff")
+}
+
+// diffLines is a go-cmp diff with its removed and added lines marked.
+func diffLines(d string) []htmlLine { return markLines(d, true) }
+
+func markLines(msg string, diff bool) []htmlLine {
 	var out []htmlLine
 	for _, l := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 		class := ""

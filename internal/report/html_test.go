@@ -69,6 +69,8 @@ func TestHTML(t *testing.T) {
 		"&#34;content&#34;: &#34;hi &lt;/pre&gt;&lt;b&gt;&#34;",
 		"request 2 of 2",
 		"stripped &amp; a warning names &lt;each&gt;",
+		"X.4: 1 of 3 contract scenarios returned other values than the reference",
+		`c4-rpc-error (-reference +port)`, `<span class="del">- a</span>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
