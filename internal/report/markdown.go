@@ -77,6 +77,16 @@ func Markdown(w io.Writer, cat [][2]string, results []*result.PortResult, verbos
 		if r.VersionWarning != "" {
 			line += "; warning: " + mdInline(r.VersionWarning)
 		}
+		if h := parityOf(r); h != nil {
+			line += "; " + h.Line
+			if len(r.Parity.Differ) > 0 {
+				var keys []string
+				for _, d := range r.Parity.Differ {
+					keys = append(keys, d.Key)
+				}
+				line += ": " + mdInline(strings.Join(keys, ", ")) + " (diffs in report.html and results.json)"
+			}
+		}
 		fmt.Fprintln(b, line)
 	}
 

@@ -21,7 +21,7 @@ func TestMarkdown(t *testing.T) {
 		`(max_tokens 999 \| not 4096) | ❌ fail | ⬜ | ✅ pass |`,
 		"stripped &amp; a warning names &lt;each&gt; | ➖ unsupported |",
 		"| X.1 |", "❗ unexpected pass |",
-		"- **go** (toolnexus v1.4.0 on go1.26.8): 2 pass, 1 fail, 1 unsupported; 4 scenarios: 2 passed, 1 failed, 1 unsupported",
+		"- **go** (toolnexus v1.4.0 on go1.26.8): 2 pass, 1 fail, 1 unsupported; 4 scenarios: 2 passed, 1 failed, 1 unsupported; X.4: 1 of 3 contract scenarios returned other values than the reference (never a verdict): c4-rpc-error (diffs in report.html and results.json)",
 		"- **python** ⬜ not present: no python3 &gt;= 3.10 on PATH (found none)",
 		"### Failures",
 		"<details><summary>❌ <b>go</b> · <b>G1.2</b> fail:",
