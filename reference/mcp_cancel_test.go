@@ -32,7 +32,7 @@ func TestCancelThroughCreateToolkit(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	tk, err := CreateToolkit(ctx, Options{McpConfig: map[string]any{"hang": map[string]any{"url": url}}})
+	tk, err := CreateToolkit(ctx, Options{Builtins: false, McpConfig: map[string]any{"hang": map[string]any{"url": url}}})
 	if !errors.Is(err, context.Canceled) || tk != nil || time.Since(start) > 2*time.Second {
 		t.Fatalf("got %v, %v after %v", tk, err, time.Since(start))
 	}

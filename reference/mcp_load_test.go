@@ -166,7 +166,7 @@ func TestCloseDisconnectsAndIsIdempotent(t *testing.T) {
 
 func TestCreateToolkitLoadsMcp(t *testing.T) {
 	f := startStreamable(t, "a", "b")
-	tk, err := CreateToolkit(context.Background(), Options{McpConfig: map[string]any{"srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"b": false}})}})
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, McpConfig: map[string]any{"srv": mcpHTTPEntry(f.URL(), map[string]any{"tools": map[string]any{"b": false}})}})
 	if err != nil {
 		t.Fatal(err)
 	}

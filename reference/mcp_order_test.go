@@ -43,7 +43,7 @@ func TestToolsFollowConfigOrderHoweverLateAServerAnswers(t *testing.T) { // C2.8
 		t.Fatalf("warnings %q", warns())
 	}
 	// The same through the toolkit, and a []byte config keeps the order too.
-	tk, err := CreateToolkit(t.Context(), Options{McpConfig: []byte(`{"servers":{"x":{"url":"` + fastURL + `"},"x.y":{"url":"` + slowURL + `"}}}`)})
+	tk, err := CreateToolkit(t.Context(), Options{Builtins: false, McpConfig: []byte(`{"servers":{"x":{"url":"` + fastURL + `"},"x.y":{"url":"` + slowURL + `"}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,13 @@ import (
 type Options struct {
 	// McpConfig is a file path (string), raw JSON ([]byte), a McpConfig value or an inline map.
 	McpConfig any
-	// ExtraTools are host-supplied tools added beside the MCP ones.
+	// ExtraTools are host-supplied tools, placed after the MCP tools and the builtins; one
+	// named like a builtin replaces it.
 	ExtraTools []Tool
-	// Builtins must be nil, false or "off": the reference ships no builtins.
+	// Builtins toggles the ten built-in tools (§4, §4A), which are on by default: nil or
+	// true means on; false or "off" means off; a BuiltinsConfig or map[string]any
+	// ({disabled, enabled, tools}) turns the source off or drops single tools. When nil, a
+	// top-level "builtins" key of an inline or []byte McpConfig is read instead.
 	Builtins any
 	// DisableTools removes tools by their final (prefixed) name.
 	DisableTools []string
@@ -25,20 +29,14 @@ type Toolkit struct {
 	status  map[string]McpStatus
 }
 
-// CreateToolkit loads the MCP config (bounded by ctx) and assembles the tools.
+// CreateToolkit loads the MCP config (bounded by ctx) and assembles the tools (§4): the
+// MCP tools, then the builtins an extra tool does not replace, then the extra tools; the
+// first tool with a name wins.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	switch b := opts.Builtins.(type) {
-	case nil:
-	case bool:
-		if b {
-			return nil, fmt.Errorf("toolnexus: Builtins: the reference ships no builtins; use false or \"off\"")
-		}
-	case string:
-		if b != "off" {
-			return nil, fmt.Errorf("toolnexus: Builtins: %q is not supported; use false or \"off\"", b)
-		}
-	default:
-		return nil, fmt.Errorf("toolnexus: Builtins: %T is not supported; use false or \"off\"", opts.Builtins)
+	// The toggle is read first, so a bad one fails before any server is started.
+	toggle, err := resolveBuiltins(opts.Builtins, opts.McpConfig)
+	if err != nil {
+		return nil, err
 	}
 	tk := &Toolkit{status: map[string]McpStatus{}}
 	if opts.McpConfig != nil {
@@ -52,12 +50,13 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 			tk.status[k] = v
 		}
 	}
+	tk.tools = append(tk.tools, withoutShadowed(toggle.tools(), opts.ExtraTools)...)
 	tk.tools = assembleTools(tk.tools, opts.ExtraTools, opts.DisableTools)
 	return tk, nil
 }
 
-// assembleTools walks the MCP tools, then the extra tools in the order given, dropping
-// disabled names. The first tool with a name wins (§4) and each later one is reported,
+// assembleTools walks the MCP tools (and the builtins after them), then the extra tools
+// in the order given, dropping disabled names. The first tool with a name wins (§4) and each later one is reported,
 // since a silently dropped tool is a support case (C2.7). Names are used as given:
 // extra tools are never sanitized (C2.10).
 func assembleTools(mcp, extra []Tool, disable []string) []Tool {

@@ -52,7 +52,7 @@ func TestAssembleToolsOrderFirstWinsWarns(t *testing.T) {
 
 func TestCreateToolkitExtraToolsVerbatim(t *testing.T) {
 	captureWarnings(t)
-	tk, err := CreateToolkit(context.Background(), Options{ExtraTools: []Tool{
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, ExtraTools: []Tool{
 		constTool("my.tool", SourceNative, "1", nil), constTool("get weather", SourceHTTP, "2", nil), constTool("my.tool", SourceNative, "3", nil),
 	}})
 	if err != nil {
@@ -71,7 +71,7 @@ func TestExecuteUnknownAndNilArgs(t *testing.T) {
 	failing := Tool{Name: "bad", Execute: func(map[string]any, *ToolContext) (ToolResult, error) {
 		return ToolResult{}, errors.New("transport gone")
 	}}
-	tk, _ := CreateToolkit(context.Background(), Options{ExtraTools: []Tool{constTool("echo", SourceCustom, "ok", &seen), failing}})
+	tk, _ := CreateToolkit(context.Background(), Options{Builtins: false, ExtraTools: []Tool{constTool("echo", SourceCustom, "ok", &seen), failing}})
 	res, err := tk.Execute(context.Background(), "ghost", nil)
 	if err != nil || !res.IsError || res.Output != "Unknown tool: ghost" {
 		t.Fatalf("unknown: %+v, %v", res, err)
@@ -101,7 +101,7 @@ func TestAdaptersShapes(t *testing.T) {
 	if got := enc(ToGemini(nil)); got != `[{"functionDeclarations":[]}]` {
 		t.Fatalf("gemini, no tools = %s", got)
 	}
-	tk, _ := CreateToolkit(context.Background(), Options{})
+	tk, _ := CreateToolkit(context.Background(), Options{Builtins: false})
 	if got := enc(tk.ToGemini()); got != `[{"functionDeclarations":[]}]` {
 		t.Fatalf("toolkit gemini, no tools = %s", got)
 	}

@@ -21,6 +21,8 @@ const (
 	SourceNative ToolSource = "native"
 	SourceHTTP   ToolSource = "http"
 	SourceCustom ToolSource = "custom"
+	// SourceBuiltin marks the ten default tools of §4A.
+	SourceBuiltin ToolSource = "builtin"
 )
 
 // ToolResult is what a tool hands back to the model.
@@ -36,6 +38,9 @@ type ToolContext struct {
 	Ctx context.Context
 	// Timeout overrides the tool's default timeout, in milliseconds.
 	Timeout int
+	// Answer is set only when a tool is run again after its suspension was resolved
+	// (§10); a tool whose resolution is the payload (question) reads Answer.Data.
+	Answer *Answer
 }
 
 // Tool is the one tool abstraction shared by MCP and host-supplied tools.
