@@ -12,7 +12,8 @@ import (
 
 // The glob dialect of grep's include and of glob (ripgrep-like, as opencode's tools use):
 //   - `*`, `?` and `[...]` work within one path segment (path.Match);
-//   - `**` as a whole segment matches any number of segments, none included;
+//   - `**` as a whole segment matches any number of segments, none included (at the
+//     end, at least one: `src/**` is what is inside src);
 //   - `{a,b}` alternatives expand first, and may nest;
 //   - a pattern without `/` is matched against the base name, at any depth.
 // Paths are compared in forward-slash form, relative to the search root.
@@ -59,6 +60,9 @@ func matchSegments(segs, parts []string) bool {
 	for len(segs) > 0 {
 		if segs[0] == "**" {
 			rest := segs[1:]
+			if len(rest) == 0 { // a trailing ** is what lies inside, not the directory itself
+				return len(parts) > 0
+			}
 			for i := 0; i <= len(parts); i++ {
 				if matchSegments(rest, parts[i:]) {
 					return true

@@ -46,7 +46,7 @@ var (
 	blankRunRe  = regexp.MustCompile(`\n{3,}`)
 	linkOpenRe  = regexp.MustCompile(`\[ +`)
 	linkCloseRe = regexp.MustCompile(` +\]\(`)
-	markRunRe   = regexp.MustCompile(`(?m)^(#{1,6}|-)  +`)
+	spaceRunRe  = regexp.MustCompile(`  +`)
 )
 
 var htmlBlockTags = map[string]bool{
@@ -71,15 +71,17 @@ func htmlTagText(name, attrs string, closing, markdown bool, links *[]string) st
 			return "\n\n" + strings.Repeat("#", int(name[1]-'0')) + " "
 		}
 		return "\n\n"
-	case name == "li":
-		if markdown && !closing {
+	case name == "li" || name == "tr" || name == "td" || name == "th":
+		// Items and rows start a line, cells are set apart by a space; their ends add nothing.
+		switch {
+		case closing:
+			return ""
+		case name == "li" && markdown:
 			return "\n- "
+		case name == "td" || name == "th":
+			return " "
 		}
 		return "\n"
-	case name == "tr":
-		return "\n"
-	case name == "td" || name == "th":
-		return " "
 	case name == "a" && markdown:
 		if !closing {
 			href := ""
@@ -106,16 +108,16 @@ func htmlTagText(name, attrs string, closing, markdown bool, links *[]string) st
 	return ""
 }
 
-// tidyText trims every line, squeezes blank runs to one blank line and trims the whole.
+// tidyText trims every line and squeezes its space runs (tags add spaces beside the
+// text's own), squeezes blank runs to one blank line and trims the whole.
 func tidyText(s string, markdown bool) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimSpace(l)
+		lines[i] = spaceRunRe.ReplaceAllString(strings.TrimSpace(l), " ")
 	}
 	s = blankRunRe.ReplaceAllString(strings.Join(lines, "\n"), "\n\n")
 	if markdown {
 		s = linkCloseRe.ReplaceAllString(linkOpenRe.ReplaceAllString(s, "["), "](")
-		s = markRunRe.ReplaceAllString(s, "$1 ")
 	}
 	return strings.TrimSpace(s)
 }

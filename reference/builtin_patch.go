@@ -49,9 +49,45 @@ type patchOp struct {
 
 type patchHunk struct {
 	context   string
-	old, new  []string
+	lines     []patchLine
 	eof       bool
 	blankTail int // how many of the last lines were empty patch lines
+}
+
+// patchLine is one hunk line: kind ' ' (context), '-' (removed) or '+' (added).
+type patchLine struct {
+	kind byte
+	text string
+}
+
+// old is what the hunk expects in the file: its context and removed lines.
+func (h patchHunk) old() []string {
+	var out []string
+	for _, l := range h.lines {
+		if l.kind != '+' {
+			out = append(out, l.text)
+		}
+	}
+	return out
+}
+
+// replace gives what the matched file lines become. Context lines keep the file's own
+// text, so a loosely matched line (trailing blanks) is not rewritten.
+func (h patchHunk) replace(matched []string) []string {
+	var out []string
+	k := 0
+	for _, l := range h.lines {
+		switch l.kind {
+		case ' ':
+			out = append(out, matched[k])
+			k++
+		case '-':
+			k++
+		default:
+			out = append(out, l.text)
+		}
+	}
+	return out
 }
 
 func applyPatchTool() Tool {
@@ -112,6 +148,9 @@ func parsePatch(text string) ([]patchOp, error) {
 			i++
 		case strings.HasPrefix(line, patchAdd):
 			op := patchOp{kind: 'A', path: strings.TrimSpace(line[len(patchAdd):])}
+			if op.path == "" {
+				return nil, fmt.Errorf("line %d names no file: %q", i+1, line)
+			}
 			var body []string
 			for i++; i < len(lines) && !isPatchHeader(lines[i]); i++ {
 				switch {
@@ -124,10 +163,17 @@ func parsePatch(text string) ([]patchOp, error) {
 			op.add = strings.Join(body, "\n")
 			ops = append(ops, op)
 		case strings.HasPrefix(line, patchDelete):
-			ops = append(ops, patchOp{kind: 'D', path: strings.TrimSpace(line[len(patchDelete):])})
+			op := patchOp{kind: 'D', path: strings.TrimSpace(line[len(patchDelete):])}
+			if op.path == "" {
+				return nil, fmt.Errorf("line %d names no file: %q", i+1, line)
+			}
+			ops = append(ops, op)
 			i++
 		case strings.HasPrefix(line, patchUpdate):
 			op := patchOp{kind: 'M', path: strings.TrimSpace(line[len(patchUpdate):])}
+			if op.path == "" {
+				return nil, fmt.Errorf("line %d names no file: %q", i+1, line)
+			}
 			i++
 			if i < len(lines) && strings.HasPrefix(lines[i], patchMove) {
 				if op.moveTo = strings.TrimSpace(lines[i][len(patchMove):]); op.moveTo == "" {
@@ -145,9 +191,6 @@ func parsePatch(text string) ([]patchOp, error) {
 			ops = append(ops, op)
 		default:
 			return nil, fmt.Errorf("line %d is not a file operation: %q", i+1, line)
-		}
-		if n := len(ops); n > 0 && ops[n-1].path == "" {
-			return nil, errors.New("a file operation has no path")
 		}
 	}
 	return nil, fmt.Errorf("the patch must end with %q", patchEnd)
@@ -191,13 +234,9 @@ func parseHunks(path string, lines []string, i int) ([]patchHunk, int, error) {
 		}
 		switch {
 		case line == "":
-			cur.old, cur.new = append(cur.old, ""), append(cur.new, "")
-		case line[0] == ' ':
-			cur.old, cur.new = append(cur.old, line[1:]), append(cur.new, line[1:])
-		case line[0] == '-':
-			cur.old = append(cur.old, line[1:])
-		case line[0] == '+':
-			cur.new = append(cur.new, line[1:])
+			cur.lines = append(cur.lines, patchLine{' ', ""})
+		case line[0] == ' ' || line[0] == '-' || line[0] == '+':
+			cur.lines = append(cur.lines, patchLine{line[0], line[1:]})
 		default:
 			return nil, i, fmt.Errorf("Update File %s: line %d must start with \"+\", \"-\" or \" \": %q", path, i+1, line)
 		}
@@ -205,8 +244,7 @@ func parseHunks(path string, lines []string, i int) ([]patchHunk, int, error) {
 	// Empty lines just before the next operation separate it from this one; they are no
 	// context of the last hunk.
 	if cur != nil {
-		cur.old = cur.old[:len(cur.old)-cur.blankTail]
-		cur.new = cur.new[:len(cur.new)-cur.blankTail]
+		cur.lines = cur.lines[:len(cur.lines)-cur.blankTail]
 	}
 	return hunks, i, nil
 }
@@ -229,16 +267,18 @@ func applyHunks(path, content string, hunks []patchHunk) (string, error) {
 			}
 			cursor = at + 1
 		}
+		old := h.old()
 		at := len(lines)
-		if len(h.old) > 0 {
-			if at = findLines(lines, h.old, cursor, h.eof); at < 0 {
-				return "", fmt.Errorf("%s does not match the file; expected lines:\n%s", where, strings.Join(h.old, "\n"))
+		if len(old) > 0 {
+			if at = findLines(lines, old, cursor, h.eof); at < 0 {
+				return "", fmt.Errorf("%s does not match the file; expected lines:\n%s", where, strings.Join(old, "\n"))
 			}
 		} else if h.context != "" {
 			at = cursor
 		}
-		lines = append(lines[:at:at], append(append([]string(nil), h.new...), lines[at+len(h.old):]...)...)
-		cursor = at + len(h.new)
+		repl := h.replace(lines[at : at+len(old)])
+		lines = append(lines[:at:at], append(repl, lines[at+len(old):]...)...)
+		cursor = at + len(repl)
 	}
 	out := strings.Join(lines, "\n")
 	if len(lines) > 0 && (endsNL || content == "") {

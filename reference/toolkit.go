@@ -56,8 +56,8 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 }
 
 // assembleTools walks the MCP tools (and the builtins after them), then the extra tools
-// in the order given, dropping disabled names. The first tool with a name wins (§4) and each later one is reported,
-// since a silently dropped tool is a support case (C2.7). Names are used as given:
+// in the order given, dropping disabled names. The first tool with a name wins (§4) and
+// each later one is reported, since a silently dropped tool is a support case (C2.7). Names are used as given:
 // extra tools are never sanitized (C2.10).
 func assembleTools(mcp, extra []Tool, disable []string) []Tool {
 	off := make(map[string]bool, len(disable))
