@@ -32,7 +32,10 @@ import (
 //	            because that attempt proved nothing (steps/quick.go)
 //	retries     attempts beyond the first (a red or inconclusive attempt tried again)
 //	replaced    processes started after the fill, each for one discarded (broken, cut at a
-//	            bound, retired for a retry), with their mean start-up
+//	            bound, retired for a retry), with their mean start-up (start, hello, warm-up),
+//	            their mean start-to-hello and their own mean CPU until hello
+//	forked      processes a port's fork server made, of all started (the rest were runtime
+//	            starts: no fork server, or it was off)
 //	repl. wait  what scenarios waited for a process to start because none was free (count,
 //	            total): what warm spares save
 //	harness CPU the runner's own user+sys CPU per scenario (fakes, godog, schema checks,
@@ -109,7 +112,7 @@ func cmdBench(args []string) int {
 			}
 		}
 	}
-	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s %10s %7s %16s %16s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled", "fail waits", "retries", "replaced (start)", "repl. wait")
+	fmt.Printf("\n%-10s %8s %12s %8s %22s %10s %5s %9s %13s %8s %10s %7s %28s %16s %9s\n", "impl", "wall", "Σ scenarios", "floor", "start-up (prep+1 start)", "wall/floor", "jobs", "scenarios", "quick/retried", "settled", "fail waits", "retries", "replaced (start/hello/CPU)", "repl. wait", "forked")
 	for _, port := range chosen {
 		rs := rows[port]
 		if len(rs) == 0 {
@@ -117,10 +120,11 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s %7d %16s %16s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s %7d %28s %16s %9s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
 			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n,
 			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled), ms(m.waited/time.Duration(max(m.jobs, 1))),
-			m.retries, fmt.Sprintf("%d (%s)", m.replaced, ms(m.replaceStart)), fmt.Sprintf("%d: %s", m.waits, ms(m.replaceWait)))
+			m.retries, fmt.Sprintf("%d (%s/%s/%s)", m.replaced, ms(m.replaceStart), ms(m.replaceHello), ms(m.replaceCPU)), fmt.Sprintf("%d: %s", m.waits, ms(m.replaceWait)),
+			fmt.Sprintf("%d/%d", m.forked, m.starts))
 	}
 	sort.Slice(cpus, func(i, j int) bool { return cpus[i].self < cpus[j].self })
 	fmt.Printf("\nmedian run by CPU: %s\n", cpus[len(cpus)/2])
@@ -155,12 +159,15 @@ type benchRow struct {
 	retries                          int // attempts beyond the first
 	replaced, waits                  int
 	replaceStart, replaceWait        time.Duration
+	replaceHello, replaceCPU         time.Duration
+	forked                           int
 }
 
 func newBenchRow(r *result.PortResult) benchRow {
 	t := r.Timing
 	b := benchRow{wall: t.Wall, prepare: t.Prepare, start: t.Start, starts: t.Starts, jobs: t.Jobs, n: len(r.Scenarios),
-		replaced: t.Replacements, replaceStart: t.ReplaceStart, waits: t.Waits, replaceWait: t.Waited}
+		replaced: t.Replacements, replaceStart: t.ReplaceStart, waits: t.Waits, replaceWait: t.Waited,
+		replaceHello: t.ReplaceHello, replaceCPU: t.ReplaceCPU, forked: t.Forked}
 	for _, o := range r.Scenarios {
 		b.retries += max(0, len(o.Attempts)-1)
 		b.sum += o.Elapsed

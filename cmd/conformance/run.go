@@ -30,6 +30,7 @@ type common struct {
 	prepareTimeout        time.Duration
 	jobs                  int
 	asWritten             bool
+	noForkServer          bool
 	strict, noRetry       bool
 	prepares              bool // the command prepares implementations (registerPorts)
 	releaseFlags
@@ -42,6 +43,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	c.registerPorts(fs)
 	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: %d shared between the implementations, at least 4 each)", suite.DefaultJobs()))
 	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+timing.QuickLimit.String()+", SPEC.md §3)")
+	fs.BoolVar(&c.noForkServer, "no-fork-server", false, "start every adapter as a program of its own, never by a port's fork server (also CONFORMANCE_NO_FORK_SERVER=1)")
 	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")
 	fs.BoolVar(&c.noRetry, "no-retry", false, fmt.Sprintf("run every scenario once: a red first attempt counts at once (default: tried up to %d times, SPEC.md §2)", suite.MaxAttempts))
 }
@@ -69,7 +71,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 	return suite.Options{
 		Root: c.root, Cache: c.cache, Ports: impls, Tags: withoutX3(tags), CallTimeout: 15 * time.Second,
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
-		StdioArgv: stdioArgv(exe), Jobs: c.jobs, AsWritten: c.asWritten,
+		StdioArgv: stdioArgv(exe), Jobs: c.jobs, AsWritten: c.asWritten, NoForkServer: c.noForkServer,
 		Strict: c.strict, NoRetry: c.noRetry,
 	}, nil
 }

@@ -53,6 +53,27 @@ func readProc(pid int) (procInfo, bool) {
 	return pi, true
 }
 
+// CPU is the user+sys CPU the adapter itself has used so far (0 when /proc cannot say): read
+// at hello, it is what its start cost (a runtime start, or a fork's few milliseconds).
+func (p *Process) CPU() time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseUint(f[11], 10, 64) // fields 14 and 15, in clock ticks
+	stime, _ := strconv.ParseUint(f[12], 10, 64)
+	const clockTick = 10 * time.Millisecond // USER_HZ is 100 on every Linux ABI Go supports
+	return time.Duration(utime+stime) * clockTick
+}
+
 // startTime is when pid was forked, in clock ticks after boot (0 when unknown).
 func startTime(pid int) uint64 {
 	pi, _ := readProc(pid)

@@ -2,6 +2,8 @@
 
 package adapter
 
+import "time"
+
 // Elsewhere only the process group is killed: finding escaped descendants needs /proc.
 
 func becomeSubreaper() {}
@@ -13,3 +15,6 @@ func (p *Process) descendants() map[int]procInfo { return nil }
 func startTime(int) uint64 { return 0 }
 
 func (p *Process) sweep(map[int]procInfo) []Leak { return nil }
+
+// CPU cannot be read without /proc.
+func (p *Process) CPU() time.Duration { return 0 }

@@ -101,6 +101,9 @@ type Config struct {
 	Schema       *schema.Protocol
 	// Errors judges the port's errors (nil: every port error is "failed").
 	Errors *errkind.Table
+	// Fork, when set, makes each adapter by a fork of a warm parent (fork_linux.go); nil, or
+	// a fork server that failed, starts each by exec.
+	Fork *ForkServer
 }
 
 // Process is one live adapter. Calls are serialised: the protocol has one request in flight.
@@ -110,17 +113,19 @@ type Process struct {
 	pid   int
 	born  uint64 // its fork time in clock ticks after boot (descendants_linux.go), 0 if unknown
 
-	mu      sync.Mutex
-	cmd     *exec.Cmd
-	stdin   *os.File
-	cb      *os.File // write end of the callback pipe (the adapter's fd 3)
-	stdout  *os.File // read ends; closed when the runner stops listening
-	stderrR *os.File
-	lines   chan item
-	quit    chan struct{} // closed when the runner stops listening
-	exited  chan struct{} // closed when the process has exited and been reaped
-	errDone chan struct{} // closed when the stderr copy ended
-	stderr  *tail
+	mu        sync.Mutex
+	waitExit  func() // waits for the process to exit, sets exitState and closes exited
+	exitState string // how it ended ("exit status 1", "signal: killed"), once exited is closed
+	forked    bool   // made by the fork server, not by exec
+	stdin     *os.File
+	cb        *os.File // write end of the callback pipe (the adapter's fd 3)
+	stdout    *os.File // read ends; closed when the runner stops listening
+	stderrR   *os.File
+	lines     chan item
+	quit      chan struct{} // closed when the runner stops listening
+	exited    chan struct{} // closed when the process has exited and been reaped
+	errDone   chan struct{} // closed when the stderr copy ended
+	stderr    *tail
 
 	nextID         int
 	lastOp         string // the last op answered, blamed for an extra line
@@ -145,7 +150,7 @@ func Start(cfg Config) (*Process, error) {
 	}
 	cfg.StartTimeout = max(cfg.StartTimeout, cfg.CallTimeout)
 	becomeSubreaper()
-	p := &Process{cfg: cfg, token: newToken(), stderr: newTail(64 * 1024)}
+	p := &Process{cfg: cfg, token: newToken(), stderr: newTail(64 * 1024), exited: make(chan struct{})}
 	// Our own pipes (not exec's): Wait then returns when the process exits, even while a
 	// child it left behind holds the other ends, and the read ends can be closed to stop.
 	inR, inW, err := os.Pipe()
@@ -167,12 +172,47 @@ func Start(cfg Config) (*Process, error) {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, err
 	}
-	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
-	cmd.Env = append(append(withoutTNX(os.Environ()), cfg.Env...), EnvToken+"="+p.token, CallbackFDEnv+"=3")
-	cmd.Env = append(cmd.Env, ContractEnv...)
-	cmd.ExtraFiles = []*os.File{cbR} // fd 3: host-function answers (callback.go)
-	cmd.Dir = cfg.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	env := append(append(withoutTNX(os.Environ()), cfg.Env...), EnvToken+"="+p.token, CallbackFDEnv+"=3")
+	env = append(env, ContractEnv...)
+	files := [4]*os.File{inR, outW, errW, cbR} // the adapter's fds 0-3
+	// A fork server (fork_linux.go) makes the same process for milliseconds instead of a
+	// runtime start; when it cannot, the plain start below does, and the run is told once.
+	forked := false
+	if cfg.Fork != nil {
+		if err := p.startForked(cfg.Fork, env, files); err != nil {
+			cfg.Fork.disable(err.Error())
+		} else {
+			forked = true
+		}
+	}
+	if !forked {
+		if err := p.startExec(env, files); err != nil {
+			closeAll(inR, outW, errW, cbR, inW, outR, errR, cbW)
+			return nil, err
+		}
+	}
+	closeAll(inR, outW, errW, cbR)
+	p.born = startTime(p.pid)
+	p.stdin, p.stdout, p.stderrR, p.cb = inW, outR, errR, cbW
+	p.lines = make(chan item, 4)
+	p.quit = make(chan struct{})
+	p.errDone = make(chan struct{})
+	go p.waitExit()
+	go p.readLines(outR)
+	go func() {
+		_, _ = io.Copy(p.stderr, errR)
+		close(p.errDone)
+	}()
+	return p, nil
+}
+
+// startExec starts the adapter as a program of its own, with files as its fds 0-3.
+func (p *Process) startExec(env []string, files [4]*os.File) error {
+	cmd := exec.Command(p.cfg.Argv[0], p.cfg.Argv[1:]...)
+	cmd.Env = env
+	cmd.ExtraFiles = []*os.File{files[3]} // fd 3: host-function answers (callback.go)
+	cmd.Dir = p.cfg.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
 	// Own process group, so the adapter and anything it spawned die together; and its own
 	// cgroup where there is one (cgroup_linux.go), so no descendant can leave unseen.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -180,33 +220,21 @@ func Start(cfg Config) (*Process, error) {
 	if inCgroup {
 		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, cgFD
 	}
-	err = cmd.Start()
+	err := cmd.Start()
 	if inCgroup {
 		_ = syscall.Close(cgFD)
 	}
-	closeAll(inR, outW, errW, cbR)
 	if err != nil {
 		removeCgroup(cg)
-		closeAll(inW, outR, errR, cbW)
-		return nil, fmt.Errorf("adapter %q would not start: %s", cfg.Port, safetext.Line(err.Error()))
+		return fmt.Errorf("adapter %q would not start: %s", p.cfg.Port, safetext.Line(err.Error()))
 	}
-	p.cgroup = cg
-	p.born = startTime(cmd.Process.Pid)
-	p.cmd, p.pid, p.stdin, p.stdout, p.stderrR, p.cb = cmd, cmd.Process.Pid, inW, outR, errR, cbW
-	p.lines = make(chan item, 4)
-	p.quit = make(chan struct{})
-	p.exited = make(chan struct{})
-	p.errDone = make(chan struct{})
-	go func() {
+	p.cgroup, p.pid = cg, cmd.Process.Pid
+	p.waitExit = func() {
 		_ = cmd.Wait()
+		p.exitState = cmd.ProcessState.String()
 		close(p.exited)
-	}()
-	go p.readLines(outR)
-	go func() {
-		_, _ = io.Copy(p.stderr, errR)
-		close(p.errDone)
-	}()
-	return p, nil
+	}
+	return nil
 }
 
 // Call sends one request and waits for its response, within the call deadline and ctx.
@@ -390,11 +418,14 @@ func (p *Process) fail(op, what string) error {
 func (p *Process) status() string {
 	select {
 	case <-p.exited:
-		return p.cmd.ProcessState.String()
+		return p.exitState
 	default:
 		return "still running"
 	}
 }
+
+// Forked reports whether a fork server made the process (else it was started by exec).
+func (p *Process) Forked() bool { return p.forked }
 
 // IsBroken reports whether the process must be replaced.
 func (p *Process) IsBroken() bool {

@@ -73,7 +73,14 @@ func PrepareImplementation(ctx context.Context, root, cache string, im Implement
 type Ready struct {
 	Port string
 	Argv []string
+	// ForkArgv, when prepare printed a "fork-server: <JSON array>" line before the command,
+	// starts the port's fork server (internal/adapter/fork_linux.go): a warm parent that makes
+	// each adapter by a fork instead of a runtime start.
+	ForkArgv []string
 }
+
+// forkPrefix starts prepare's optional fork-server line.
+const forkPrefix = "fork-server: "
 
 // Prepare runs runners/<port>/prepare (build, venv, …) within timeout. Exit 0 with the
 // adapter command on the last stdout line means ready; exit 3 means not present with the
@@ -88,7 +95,17 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	if perr != nil {
 		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb, 20)}
 	}
-	return &Ready{Port: port, Argv: argv}, nil
+	r := &Ready{Port: port, Argv: argv}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), forkPrefix); ok {
+			fork, ferr := parseCommand(rest)
+			if ferr != nil || !strings.HasPrefix(strings.TrimSpace(rest), "[") {
+				return nil, &Broken{port, "prepare printed a bad fork-server line: " + safetext.Short(rest, 200), tailLines(errb, 20)}
+			}
+			r.ForkArgv = fork
+		}
+	}
+	return r, nil
 }
 
 // BuildCheckout runs `runners/<port>/prepare --build-checkout dir`: the port's one recipe

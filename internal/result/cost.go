@@ -14,6 +14,12 @@ type Timing struct {
 	// start (start, hello, warm-up).
 	Replacements int
 	ReplaceStart time.Duration
+	// ReplaceHello is the replacements' mean time from start to hello (no warm-up), ReplaceCPU
+	// their mean CPU until hello (0 where /proc cannot say); Forked counts the starts a fork
+	// server made (internal/adapter/fork_linux.go), replacements or not.
+	ReplaceHello time.Duration
+	ReplaceCPU   time.Duration
+	Forked       int
 	// Waits counts the scenarios that found no live process free and waited for one to
 	// start; Waited is the time they spent so.
 	Waits     int

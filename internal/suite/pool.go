@@ -52,6 +52,9 @@ type pool struct {
 	spent        time.Duration // time spent starting them (start, hello, warm-up)
 	replaced     int           // processes started after the fill
 	replaceSpent time.Duration // time spent starting those
+	replaceHello time.Duration // their time from start to hello
+	replaceCPU   time.Duration // their own CPU until hello
+	forked       int           // processes a fork server made
 	waits        int           // Acquires that found no process ready and waited for a start
 	waited       time.Duration // time they waited
 
@@ -312,6 +315,7 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	hello, cpu := time.Since(began), proc.CPU()
 	if !p.noWarm.Load() && !warm(ctx, proc, p.ops(proc)) {
 		p.noWarm.Store(true)
 		p.retire(proc)
@@ -325,6 +329,11 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 	if p.filled {
 		p.replaced++
 		p.replaceSpent += time.Since(began)
+		p.replaceHello += hello
+		p.replaceCPU += cpu
+	}
+	if proc.Forked() {
+		p.forked++
 	}
 	p.mu.Unlock()
 	return proc, nil
@@ -451,6 +460,9 @@ func (p *pool) close() []adapter.Leak {
 		go func() { defer wg.Done(); p.retire(proc) }()
 	}
 	wg.Wait()
+	if p.cfg.Fork != nil {
+		p.cfg.Fork.Close() // after its children: theirs is the runner's kill, not the server's
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	leaks := p.leaks
@@ -467,6 +479,17 @@ func (p *pool) replacements() (n int, mean time.Duration, waits int, waited time
 		mean = p.replaceSpent / time.Duration(p.replaced)
 	}
 	return p.replaced, mean, p.waits, p.waited
+}
+
+// replaceCost is the replacements' mean start-to-hello time and CPU, and how many processes in
+// all a fork server made.
+func (p *pool) replaceCost() (hello, cpu time.Duration, forked int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replaced > 0 {
+		hello, cpu = p.replaceHello/time.Duration(p.replaced), p.replaceCPU/time.Duration(p.replaced)
+	}
+	return hello, cpu, p.forked
 }
 
 // startCost is the mean time one adapter took to start and answer hello, and how many started.

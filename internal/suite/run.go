@@ -62,6 +62,9 @@ type Options struct {
 	// AsWritten turns off the quick first attempt of stall scenarios (steps/quick.go): every
 	// limit is used as the feature writes it.
 	AsWritten bool
+	// NoForkServer starts every adapter by exec, even for a port whose prepare names a fork
+	// server (internal/adapter/fork_linux.go); so does CONFORMANCE_NO_FORK_SERVER=1.
+	NoForkServer bool
 	// Strict makes flaky and inconclusive verdicts fail the run.
 	Strict bool
 	// NoRetry runs every scenario once (attempts.go): a failure counts at once.
@@ -282,7 +285,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		return res
 	}
 	adapters := newPool(ctx, adapter.Config{Port: name, Argv: ready.Argv, Env: env,
-		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable}, jobs, BreakerThreshold)
+		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable, Fork: forkServer(o, name, ready.ForkArgv, env)}, jobs, BreakerThreshold)
 	defer adapters.close() // a second close is a no-op; the leaks were taken below
 	hello, err := adapters.hello(ctx)
 	if err != nil {
@@ -410,6 +413,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	res.Timing.Scenarios = time.Since(ran)
 	res.Timing.Start, res.Timing.Starts = adapters.startCost()
 	res.Timing.Replacements, res.Timing.ReplaceStart, res.Timing.Waits, res.Timing.Waited = adapters.replacements()
+	res.Timing.ReplaceHello, res.Timing.ReplaceCPU, res.Timing.Forked = adapters.replaceCost()
 	features.sortOutcomes(res.Scenarios)
 	fillNotRun(ctx, res, in)
 	if ctx.Err() != nil {
