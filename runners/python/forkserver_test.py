@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Smoke test for the Python fork server (forkserver.py). It needs no pytest.
+
+    python3 runners/python/forkserver_test.py     # runs ./prepare to get the venv's python
+    ADAPTER_CMD='["/…/python","/…/adapter.py"]' python3 runners/python/forkserver_test.py
+
+It plays the runner's side of internal/adapter/fork_linux.go: it starts the server, makes each
+child's pipes, passes them over the socket and opens the gate. It checks what a fork must be
+(its own session, the cwd and environment it was given, its exit reported and reaped, a child
+never let through exits, a bad request refused, EOF on stdin ends the server), then runs the
+whole of smoke_test.py against forked adapters. Every wait has a deadline."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import smoke_test  # noqa: E402
+
+DEADLINE_S = 30.0
+failures: list[str] = []
+
+
+def check(name: str, cond: bool, detail: object = "") -> None:
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
+    if not cond:
+        failures.append(name)
+
+
+def read_line(fd: int, timeout: float) -> bytes:
+    out = b""
+    end = time.monotonic() + timeout
+    while not out.endswith(b"\n"):
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            raise TimeoutError(f"no line within {timeout}s (got {out!r})")
+        chunk = os.read(fd, 1)
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+class Server:
+    def __init__(self, python: str) -> None:
+        self.dir = tempfile.mkdtemp(prefix="tnx-fork-")
+        self.sock = os.path.join(self.dir, "s")
+        self.p = subprocess.Popen([python, os.path.join(HERE, "forkserver.py"), self.sock], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, start_new_session=True)
+        assert self.p.stdout is not None
+        line = read_line(self.p.stdout.fileno(), 60.0)
+        if line.strip() != b"ready":
+            raise RuntimeError(f"fork server said {line!r}")
+
+    def request(self, payload: bytes, fds: list[int]) -> tuple[socket.socket, dict]:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        conn.settimeout(DEADLINE_S)
+        conn.connect(self.sock)
+        socket.send_fds(conn, [payload], fds)
+        return conn, json.loads(conn.recv(8192))
+
+    def stop(self) -> int:
+        assert self.p.stdin is not None
+        self.p.stdin.close()
+        try:
+            return self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.p.pid, signal.SIGKILL)
+            return self.p.wait(timeout=5)
+
+
+class ForkedProc:
+    """The slice of subprocess.Popen smoke_test.Adapter uses, for a forked adapter."""
+
+    def __init__(self, server: Server, env: dict[str, str], cwd: str, open_gate: bool = True) -> None:
+        in_r, in_w = os.pipe()
+        out_r, out_w = os.pipe()
+        cb_r, cb_w = os.pipe()
+        gate_r, gate_w = os.pipe()
+        req = json.dumps({"env": [f"{k}={v}" for k, v in env.items()], "cwd": cwd}).encode()
+        self.conn, answer = server.request(req, [in_r, out_w, sys.stderr.fileno(), cb_r, gate_r])
+        for fd in (in_r, out_w, cb_r, gate_r):
+            os.close(fd)
+        self.pid = answer.get("pid", 0)
+        self.status: int | None = None
+        if not self.pid:
+            raise RuntimeError(f"no pid: {answer}")
+        if open_gate:
+            os.write(gate_w, b"g")
+        os.close(gate_w)
+        self.stdin = os.fdopen(in_w, "wb")
+        self.stdout = os.fdopen(out_r, "rb")
+        self.answers = os.fdopen(cb_w, "wb", buffering=0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.status is None:
+            self.conn.settimeout(timeout if timeout is not None else DEADLINE_S)
+            try:
+                msg = json.loads(self.conn.recv(8192))
+            except socket.timeout:
+                raise subprocess.TimeoutExpired("forked adapter", timeout or DEADLINE_S)
+            self.status = msg["exit"]
+            self.conn.close()
+        return os.waitstatus_to_exitcode(self.status)
+
+
+def adapter_env() -> dict[str, str]:
+    return dict(os.environ, CONFORMANCE_CALLBACK_FD="3", TNX_PARENT="1", TNX_SECRET="s3cr3t-9f2c")
+
+
+def forked_adapter_class(server: Server) -> type:
+    class ForkedAdapter(smoke_test.Adapter):
+        def __init__(self, cmd: list[str]) -> None:  # noqa: D401  same fields as the parent's
+            self.p = ForkedProc(server, adapter_env(), os.getcwd())
+            self.answers = self.p.answers
+            self.answer = lambda fn, args: {"ok": True, "value": None}
+            self.callbacks = []
+            self.last_callback = 0
+            import queue
+            import threading
+            self.out = queue.Queue()
+            self.next_id = 0
+            self.validated = 0
+            threading.Thread(target=self._read, daemon=True).start()
+    return ForkedAdapter
+
+
+def main() -> int:
+    python = smoke_test.adapter_cmd()[0]
+    server = Server(python)
+    try:
+        cwd = tempfile.mkdtemp(prefix="tnx-fork-cwd-")
+        env = adapter_env()  # its callbacks in smoke_test.py need CONFORMANCE_CALLBACK_FD from it
+        p = ForkedProc(server, env, cwd)
+        check("the child leads its own session", os.getsid(p.pid) == p.pid, (os.getsid(p.pid), p.pid))
+        p.stdin.write(b'{"id":1,"op":"hello"}\n')
+        p.stdin.flush()
+        hello = json.loads(read_line(p.stdout.fileno(), DEADLINE_S))
+        check("a forked adapter says hello", hello.get("ok") and hello["result"].get("port") == "python", hello)
+        # after the hello: before its gate opened the child was still in the server's cwd
+        check("the child runs in the cwd it was given", os.readlink(f"/proc/{p.pid}/cwd") == os.path.realpath(cwd))
+        p.stdin.write(b'{"id":2,"op":"shutdown"}\n')
+        p.stdin.flush()
+        check("its exit is reported (0 after shutdown)", p.wait(10) == 0, p.status)
+        time.sleep(0.05)
+        check("and it was reaped", not os.path.exists(f"/proc/{p.pid}"))
+
+        shut = ForkedProc(server, adapter_env(), cwd, open_gate=False)
+        check("a child never let through exits at once", shut.wait(10) == 0, shut.status)
+
+        k = ForkedProc(server, adapter_env(), cwd)
+        os.killpg(k.pid, signal.SIGKILL)
+        check("a killed child's signal is reported", k.wait(10) == -signal.SIGKILL, k.status)
+
+        r, w = os.pipe()
+        conn, answer = server.request(b'{"env": []}', [r])
+        os.close(r)
+        os.close(w)
+        conn.close()
+        check("a request with too few fds is refused", "error" in answer, answer)
+
+        smoke_test.Adapter = forked_adapter_class(server)
+        check("smoke_test.py passes on forked adapters", smoke_test.main() == 0)
+    finally:
+        code = server.stop()
+    check("EOF on stdin ends the server", code == 0, code)
+    print(f"{'FAIL' if failures else 'ok'}: fork server smoke, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
