@@ -139,3 +139,33 @@ func TestPrepareOutputIsEscapedAndCapped(t *testing.T) {
 		}
 	}
 }
+
+// A prepare may name a fork server on a line before the command; a malformed one is broken,
+// not silently a plain start.
+func TestPrepareForkServerLine(t *testing.T) {
+	root := t.TempDir()
+	for port, out := range map[string]string{
+		"forks": `echo 'fork-server: ["/bin/srv","a b"]'; echo '["/bin/adapter"]'`,
+		"plain": `echo '["/bin/adapter"]'`,
+		"bad":   `echo 'fork-server: /bin/srv'; echo '["/bin/adapter"]'`,
+	} {
+		dir := filepath.Join(root, "runners", port)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "prepare"), []byte("#!/usr/bin/env bash\n"+out+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Prepare(context.Background(), root, t.TempDir(), "forks", time.Minute)
+	if err != nil || !slices.Equal(r.ForkArgv, []string{"/bin/srv", "a b"}) || !slices.Equal(r.Argv, []string{"/bin/adapter"}) {
+		t.Errorf("forks: %+v %v", r, err)
+	}
+	if r, err := Prepare(context.Background(), root, t.TempDir(), "plain", time.Minute); err != nil || r.ForkArgv != nil {
+		t.Errorf("plain: %+v %v", r, err)
+	}
+	var b *Broken
+	if _, err := Prepare(context.Background(), root, t.TempDir(), "bad", time.Minute); !errors.As(err, &b) || !strings.Contains(b.Reason, "fork-server") {
+		t.Errorf("bad: %v", err)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package adapter
+
+func fakeForkMain() bool { return false }
