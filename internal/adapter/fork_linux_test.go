@@ -123,7 +123,11 @@ type saidLines struct {
 }
 
 func (s *saidLines) say(l string) { s.mu.Lock(); s.lines = append(s.lines, l); s.mu.Unlock() }
-func (s *saidLines) all() string  { s.mu.Lock(); defer s.mu.Unlock(); return strings.Join(s.lines, "\n") }
+func (s *saidLines) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.lines, "\n")
+}
 
 func startFake(t *testing.T, mode string) (*ForkServer, *saidLines) {
 	t.Helper()
