@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -49,6 +50,7 @@ func cmdBench(args []string) int {
 	tags := fs.String("tags", "", "godog tag expression")
 	top := fs.Int("top", 10, "how many of the slowest scenarios to list")
 	timeline := fs.Bool("timeline", false, "print each progress line with its time since the run started")
+	reportDir := fs.String("report-dir", "", "write each run's reports (results.json, report.md, …) into DIR/run-<n>, to compare verdicts across settings")
 	var prof cpuProfile
 	prof.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -97,6 +99,12 @@ func cmdBench(args []string) int {
 		}
 		cpus = append(cpus, cpu)
 		fmt.Printf("run %d: %s wall for %s; %s\n", i+1, time.Since(start).Round(time.Millisecond), strings.Join(chosen, ","), cpu)
+		if *reportDir != "" {
+			dir := filepath.Join(*reportDir, fmt.Sprintf("run-%d", i+1))
+			if err := os.MkdirAll(dir, 0o755); err != nil || !writeReports(c.root, dir, results, false, time.Since(start)) {
+				fmt.Fprintf(os.Stderr, "conformance: could not write the reports of run %d into %s: %v\n", i+1, dir, err)
+			}
+		}
 		for _, r := range results {
 			if r.Red() || !r.Present {
 				code = 1
