@@ -44,7 +44,7 @@ func (w *World) scriptFaultThenText(fault, text string) error {
 // about which client carries a retry.
 func (w *World) sawRetry() error {
 	if n := len(w.route.Requests()); n < 2 {
-		return &Inconclusive{fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
+		return &Inconclusive{Why: fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ func (w *World) goneAtReturn(name string) error {
 	}
 	pid, err := readPID(path)
 	if err != nil {
-		return &Inconclusive{fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
+		return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
 	}
 	alive, seen := w.mcp.aliveAtReturn[name]
 	if !seen {

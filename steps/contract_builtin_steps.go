@@ -21,7 +21,8 @@ func (w *World) builtinsOn() error {
 
 // hasBuiltin builds a second toolkit with the builtins on and nothing else. A port that cannot
 // build it, or has no builtin of that name, leaves no collision to judge: inconclusive (the
-// built-in tools' own claims, C13, judge those faults).
+// built-in tools' own claims, C13, judge those faults), and final, since what a toolkit
+// lists does not depend on the machine's load.
 func (w *World) hasBuiltin(name string) error {
 	h := w.handle("b")
 	r, err := w.call("toolkit.create", map[string]any{"handle": h, "builtins": true})
@@ -29,7 +30,7 @@ func (w *World) hasBuiltin(name string) error {
 		return err
 	}
 	if !r.OK {
-		return &Inconclusive{fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name)}
+		return &Inconclusive{Why: fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name), Final: true}
 	}
 	w.toolkits = append(w.toolkits, h)
 	d, err := w.must("toolkit.describe", map[string]any{"toolkit": h})
@@ -45,7 +46,7 @@ func (w *World) hasBuiltin(name string) error {
 			return nil
 		}
 	}
-	return &Inconclusive{fmt.Sprintf("with only the built-in tools on, the toolkit has no builtin %q (it has: %s), so there is no collision to judge", name, strings.Join(seen, ", "))}
+	return &Inconclusive{Why: fmt.Sprintf("with only the built-in tools on, the toolkit has no builtin %q (it has: %s), so there is no collision to judge", name, strings.Join(seen, ", ")), Final: true}
 }
 
 func (w *World) describedSource(name, source string) error {

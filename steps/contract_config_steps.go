@@ -207,11 +207,15 @@ func (w *World) stdioStarted(name string) error {
 
 // cancelledLoadForScan is a cancelled load whose outcome does not matter, only what it
 // reports: a port that does not honour the cancel (G3.1 judges that) gives nothing to scan,
-// so the scan is inconclusive rather than a second failure for the same fault.
+// so the scan is inconclusive rather than a second failure for the same fault. Cut at the
+// hang guard (the scenario pins no bound), that is seconds past anything load explains, so
+// another attempt would only wait as long again: final.
 func (w *World) cancelledLoadForScan(ms int) error {
 	err := w.mcpActionArgs("loaded", map[string]any{"cancelAfterMs": ms})
 	if err != nil && w.lease.cutAtBound {
-		return &Inconclusive{fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err)}
+		d := w.bounds.declared
+		return &Inconclusive{Why: fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err),
+			Final: d.Within == 0 && d.WithinLimit == 0 && d.WithinTimeout == 0}
 	}
 	return err
 }

@@ -132,7 +132,7 @@ func (w *World) headerOnEvery(name, header, value string) error {
 		}
 	}
 	if gets == 0 {
-		return &Inconclusive{fmt.Sprintf("the fake %q saw no SSE GET (%d requests): the SSE transport was never used", name, len(reqs))}
+		return &Inconclusive{Why: fmt.Sprintf("the fake %q saw no SSE GET (%d requests): the SSE transport was never used", name, len(reqs))}
 	}
 	return nil
 }

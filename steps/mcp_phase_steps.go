@@ -104,14 +104,14 @@ func (w *World) addStalledServer(name string, cfg map[string]any, phase, timeout
 func (w *World) sawPhase(name, phase string) error {
 	if path, ok := w.mcp.pidFiles[name]; ok {
 		if _, err := readPID(path); err != nil {
-			return &Inconclusive{fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
+			return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
 		}
 		if phase == "spawn" {
 			return nil
 		}
 		b, err := os.ReadFile(mcpfake.StalledFile(path))
 		if err != nil || string(b) != phase {
-			return &Inconclusive{fmt.Sprintf("the stdio server of %q never received %s: the client stopped earlier", name, phase)}
+			return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never received %s: the client stopped earlier", name, phase)}
 		}
 		return nil
 	}
@@ -120,7 +120,7 @@ func (w *World) sawPhase(name, phase string) error {
 		return fmt.Errorf("harness: %q is not a stalling fake of this scenario", name)
 	}
 	if h.Stalls() == 0 {
-		return &Inconclusive{fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
+		return &Inconclusive{Why: fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
 	}
 	return nil
 }

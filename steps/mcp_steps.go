@@ -324,7 +324,7 @@ func (w *World) stdioGone(name string) error {
 	}
 	pid, err := readPID(path)
 	if err != nil {
-		return &Inconclusive{fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
+		return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
 	}
 	if !w.settle(func() bool { return mcpfake.ProcessGone(pid) }) {
 		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, timing.ExitGrace)
@@ -349,7 +349,7 @@ func (w *World) sawSSE(name string) error {
 		return fmt.Errorf("harness: %q is not an SSE-fallback fake of this scenario", name)
 	}
 	if f.SSEGets() == 0 {
-		return &Inconclusive{fmt.Sprintf("the fake %q saw %d POSTs and no GET on its SSE endpoint: the fallback was never tried", name, f.Posts())}
+		return &Inconclusive{Why: fmt.Sprintf("the fake %q saw %d POSTs and no GET on its SSE endpoint: the fallback was never tried", name, f.Posts())}
 	}
 	return nil
 }

@@ -54,7 +54,11 @@ type Env struct {
 }
 
 // Inconclusive marks a precondition the fakes never saw (see result.StatusInconclusive).
-type Inconclusive struct{ Why string }
+// Final says no other attempt can reach it either (result.Outcome.Final).
+type Inconclusive struct {
+	Why   string
+	Final bool
+}
 
 func (e *Inconclusive) Error() string { return "inconclusive: " + e.Why }
 
@@ -256,7 +260,7 @@ func (w *World) outcome(s *godog.Scenario, started time.Time, err error) result.
 	case errors.As(err, &u):
 		o.Status, o.Message = result.StatusUnsupported, u.Error()
 	case errors.As(err, &inc):
-		o.Status, o.Message = result.StatusInconclusive, err.Error()
+		o.Status, o.Message, o.Final = result.StatusInconclusive, err.Error(), inc.Final
 	default:
 		o.Status, o.Message = result.StatusFail, err.Error()
 	}

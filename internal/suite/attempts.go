@@ -22,7 +22,7 @@ func retry(s Scenario, o result.Outcome, e *result.Entry, attempts int) bool {
 		return false
 	}
 	if o.Status == result.StatusInconclusive {
-		return true
+		return !o.Final
 	}
 	if s.Level == result.Recommended || o.Status == result.StatusUnsupported {
 		return false

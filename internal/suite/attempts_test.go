@@ -112,6 +112,8 @@ func TestRetryPolicy(t *testing.T) {
 	known := listed(s, result.StatusFail, knownMessage)
 	misdeclared := outcomeOf(s, result.StatusFail, "harness: x")
 	misdeclared.Harness = "x"
+	finalInconclusive := outcomeOf(s, result.StatusInconclusive, "cut at the hang guard")
+	finalInconclusive.Final = true
 	for _, c := range []struct {
 		name     string
 		s        Scenario
@@ -131,6 +133,7 @@ func TestRetryPolicy(t *testing.T) {
 		{"recommended failure", rec, outcomeOf(rec, result.StatusFail, "x"), nil, 1, false},
 		{"recommended inconclusive", rec, outcomeOf(rec, result.StatusInconclusive, "x"), nil, 1, true},
 		{"the scenario's own fault", s, misdeclared, nil, 1, false},
+		{"inconclusive, and no attempt can change it", s, finalInconclusive, nil, 1, false},
 	} {
 		if got := retry(c.s, c.o, c.e, c.attempts); got != c.want {
 			t.Errorf("%s: retry %v, want %v", c.name, got, c.want)
