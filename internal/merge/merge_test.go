@@ -59,6 +59,8 @@ func run() []*result.PortResult {
 		Identity:       map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
 		Unresponsive:   "3 calls in a row timed out",
 		VersionWarning: "expectations/python.txt was written against version \"0.20.0\"",
+		Parity: &result.Parity{Golden: "fixtures/golden/x4-returned.json", Compared: 2,
+			Differ: []result.ParityDiff{{Key: "c4-rpc-error", Scenario: "rpc error", Diff: "- a\n+ b"}}},
 		Expectations: &result.Expectations{Path: "expectations/python.txt", Version: "0.20.0", Entries: []*result.Entry{
 			{Key: keySets, Status: result.StatusFail, Fingerprint: result.Fingerprint("key set differs"), Evidence: "key set differs",
 				Reason: "anthropic adds system", Line: 3, File: "expectations/python.txt"},
@@ -161,7 +163,7 @@ func TestMergeEqualsCombinedRun(t *testing.T) {
 	}
 	for _, field := range []string{`"suiteVersion": "suite0001"`, `"broken": true`, `"required": true`,
 		`"unresponsive": "3 calls`, `"row": "anthropic"`, `"verdict": "known, different evidence"`, `"verdict": "known failure"`,
-		`"verdict": "unexpected pass"`, `"fingerprint": "0123456789"`, `"versionWarning": "expectations/python.txt`} {
+		`"verdict": "unexpected pass"`, `"fingerprint": "0123456789"`, `"versionWarning": "expectations/python.txt`, `"key": "c4-rpc-error"`} {
 		if !strings.Contains(got["results.json"], field) {
 			t.Errorf("merged results.json lacks %s", field)
 		}
