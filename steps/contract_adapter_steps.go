@@ -228,14 +228,16 @@ func (w *World) adaptersMatchGolden(name string) error {
 }
 
 // returnedValues is what the library returned to this scenario's contract ops, in call order
-// (X.4): describe, execute and adapter results, and the tool calls of each run.
+// (X.4): describe, execute and adapter results, and the tool calls of each run. Tool lists
+// are compared by name, not in order: order has claims of its own (C5.5, C5.6), and a port
+// that lists servers as they answer would otherwise flip X.4 with the machine's load.
 func (w *World) returnedValues() []any {
 	var out []any
 	for _, r := range w.responses {
 		switch r.op {
 		case "toolkit.describe", "tool.execute", "adapters", "sanitize":
 			if r.resp.OK {
-				out = append(out, map[string]any{"op": r.op, "result": r.resp.Result})
+				out = append(out, map[string]any{"op": r.op, "result": toolsByName(r.op, r.resp.Result)})
 			} else {
 				out = append(out, map[string]any{"op": r.op, "error": r.resp.Error.Kind})
 			}
@@ -263,4 +265,34 @@ func (w *World) matchGoldenValue(name, what string, v any) error {
 		return err
 	}
 	return parityDiff(what, name, w.env.Port, numbersAsText(want), got)
+}
+
+// toolsByName is a describe or adapters result (a copy) with each tool list sorted by name.
+func toolsByName(op string, result map[string]any) any {
+	if op != "toolkit.describe" && op != "adapters" {
+		return result
+	}
+	v, _ := numbersAsText(result).(map[string]any)
+	byName := func(list any, name func(map[string]any) any) {
+		l, _ := list.([]any)
+		sort.SliceStable(l, func(i, j int) bool {
+			a, _ := l[i].(map[string]any)
+			b, _ := l[j].(map[string]any)
+			return fmt.Sprint(name(a)) < fmt.Sprint(name(b))
+		})
+	}
+	own := func(t map[string]any) any { return t["name"] }
+	byName(v["tools"], own)
+	byName(v["anthropic"], own)
+	byName(v["openai"], func(t map[string]any) any {
+		f, _ := t["function"].(map[string]any)
+		return f["name"]
+	})
+	gemini, _ := v["gemini"].([]any)
+	for _, g := range gemini {
+		if m, ok := g.(map[string]any); ok {
+			byName(m["functionDeclarations"], own)
+		}
+	}
+	return v
 }

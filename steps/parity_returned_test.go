@@ -38,3 +38,32 @@ func TestParityValuesOnlyForContractScenarios(t *testing.T) {
 		t.Fatalf("a contract scenario's values (-want +got):\n%s", d)
 	}
 }
+
+func TestToolsByNameSortsEveryToolList(t *testing.T) {
+	describe := map[string]any{"tools": []any{map[string]any{"name": "b"}, map[string]any{"name": "a"}}, "status": map[string]any{}}
+	got := toolsByName("toolkit.describe", describe)
+	want := map[string]any{"tools": []any{map[string]any{"name": "a"}, map[string]any{"name": "b"}}, "status": map[string]any{}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("describe (-want +got):\n%s", d)
+	}
+	if describe["tools"].([]any)[0].(map[string]any)["name"] != "b" {
+		t.Errorf("the response itself was reordered; other steps read it as the port sent it")
+	}
+	adapters := map[string]any{
+		"openai":    []any{map[string]any{"function": map[string]any{"name": "z"}}, map[string]any{"function": map[string]any{"name": "y"}}},
+		"anthropic": []any{map[string]any{"name": "z"}, map[string]any{"name": "y"}},
+		"gemini":    []any{map[string]any{"functionDeclarations": []any{map[string]any{"name": "z"}, map[string]any{"name": "y"}}}},
+	}
+	wantA := map[string]any{
+		"openai":    []any{map[string]any{"function": map[string]any{"name": "y"}}, map[string]any{"function": map[string]any{"name": "z"}}},
+		"anthropic": []any{map[string]any{"name": "y"}, map[string]any{"name": "z"}},
+		"gemini":    []any{map[string]any{"functionDeclarations": []any{map[string]any{"name": "y"}, map[string]any{"name": "z"}}}},
+	}
+	if d := cmp.Diff(wantA, toolsByName("adapters", adapters)); d != "" {
+		t.Errorf("adapters (-want +got):\n%s", d)
+	}
+	exec := map[string]any{"output": "x"}
+	if d := cmp.Diff(exec, toolsByName("tool.execute", exec)); d != "" {
+		t.Errorf("execute result changed:\n%s", d)
+	}
+}
