@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -244,7 +245,9 @@ type ServerOptions struct {
 	Catalogue string
 	// ListDelay holds every tools/list answer back this long.
 	ListDelay time.Duration
-	// InitDelay holds the handshake answer (initialize, or server/discover) back this long.
+	// InitDelay holds the server's first handshake answer back this long: initialize, or
+	// server/discover when a client asks that first (go-sdk 1.8 clients send both, so
+	// holding each would make the handshake take twice what the scenario says).
 	InitDelay time.Duration
 }
 
@@ -285,12 +288,15 @@ func newServer(opts ServerOptions, stdio bool, env *toolEnv) (*mcp.Server, error
 // behave delays the handshake and tools/list as opts say, and puts each tools/list page in
 // the catalogue's order (the SDK lists in name order).
 func behave(opts ServerOptions, order map[string]int) mcp.Middleware {
+	var held atomic.Bool // the handshake has been held once
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			var d time.Duration
 			switch {
 			case slices.Contains(phaseMethods[PhaseInitialize], method):
-				d = opts.InitDelay
+				if !held.Swap(true) {
+					d = opts.InitDelay
+				}
 			case method == "tools/list":
 				d = opts.ListDelay
 			}

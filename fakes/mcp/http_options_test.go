@@ -186,3 +186,27 @@ func TestRPCMethods(t *testing.T) {
 		}
 	}
 }
+
+// A go-sdk client sends server/discover and then initialize; the handshake is held once, so it
+// takes the delay the scenario names, not twice that. Held twice it could not end before 2d.
+func TestHandshakeHeldOnce(t *testing.T) {
+	const d = time.Second
+	h, err := StartStreamableWith(HTTPOptions{ServerOptions: ServerOptions{InitDelay: d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	begin := time.Now()
+	connect(t, &mcp.StreamableClientTransport{Endpoint: h.URL(), MaxRetries: -1})
+	took := time.Since(begin)
+	if took < d || took >= 2*d {
+		t.Errorf("handshake took %v, want at least %v and under %v", took, d, 2*d)
+	}
+	var methods []string
+	for _, r := range h.Requests() {
+		methods = append(methods, r.RPCMethods...)
+	}
+	if !slices.Contains(methods, "server/discover") || !slices.Contains(methods, "initialize") {
+		t.Logf("the client sent %v: this test proves the single hold only for a client that sends both", methods)
+	}
+}
