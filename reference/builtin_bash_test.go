@@ -41,16 +41,7 @@ func TestBashTool(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()
 			res := runBuiltin(t, "bash", c.args, c.tc)
-			if res.IsError != c.isError {
-				t.Fatalf("isError = %v: %q", res.IsError, res.Output)
-			}
-			if part, ok := strings.CutPrefix(c.output, "~"); ok {
-				if !strings.Contains(res.Output, part) {
-					t.Fatalf("output %q lacks %q", res.Output, part)
-				}
-			} else if res.Output != c.output {
-				t.Fatalf("output = %q, want %q", res.Output, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 			if time.Since(start) > 4*time.Second {
 				t.Fatalf("took %v", time.Since(start))
 			}

@@ -54,9 +54,7 @@ func TestReadTool(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := runBuiltin(t, "read", c.args, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got %+v, want isError %v output %q", res, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 		})
 	}
 }
@@ -89,9 +87,7 @@ func TestWriteTool(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := runBuiltin(t, "write", c.args, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got %+v, want isError %v output %q", res, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 			if !c.isError && readTestFile(t, deep) != c.file {
 				t.Fatalf("file = %q", readTestFile(t, deep))
 			}
@@ -135,9 +131,7 @@ func TestEditTool(t *testing.T) {
 				args[k] = v
 			}
 			res := runBuiltin(t, "edit", args, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got %+v, want isError %v output %q", res, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 			if got := readTestFile(t, f); got != c.after {
 				t.Fatalf("file = %q, want %q", got, c.after)
 			}

@@ -242,9 +242,7 @@ func TestApplyPatchTool(t *testing.T) {
 			}
 			t.Chdir(dir)
 			res := runBuiltin(t, "apply_patch", map[string]any{"patchText": c.patch}, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got isError %v\n%s\nwant isError %v\n%s", res.IsError, res.Output, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 			want := map[string]string{}
 			for k, v := range base {
 				want[k] = v

@@ -63,9 +63,7 @@ func TestGrepTool(t *testing.T) {
 				args[k] = v
 			}
 			res := runBuiltin(t, "grep", args, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got isError %v\n%s\nwant isError %v\n%s", res.IsError, res.Output, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 		})
 	}
 	res := runBuiltin(t, "grep", map[string]any{"pattern": "TODO", "path": dir, "limit": 1.0}, nil)
@@ -105,9 +103,7 @@ func TestGlobTool(t *testing.T) {
 				args[k] = v
 			}
 			res := runBuiltin(t, "glob", args, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got isError %v\n%s\nwant isError %v\n%s", res.IsError, res.Output, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 		})
 	}
 	all := runBuiltin(t, "glob", map[string]any{"pattern": "**", "path": dir}, nil)

@@ -24,9 +24,7 @@ func TestTodowriteTool(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := runBuiltin(t, "todowrite", map[string]any{"todos": c.todos}, nil)
-			if res.IsError != c.isError || res.Output != c.output {
-				t.Fatalf("got %+v, want isError %v output %q", res, c.isError, c.output)
-			}
+			wantBuiltinResult(t, res, c.isError, c.output)
 			if !c.isError && res.Metadata["todos"] == nil {
 				t.Fatalf("metadata = %v", res.Metadata)
 			}

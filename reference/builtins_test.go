@@ -300,3 +300,19 @@ func runBuiltin(t *testing.T, name string, args map[string]any, tc *ToolContext)
 	t.Fatalf("no builtin %q", name)
 	return ToolResult{}
 }
+
+// wantBuiltinResult checks a builtin's result against a case: isError, and the output exactly,
+// or, when want starts with "~", an output that contains the rest.
+func wantBuiltinResult(t *testing.T, res ToolResult, isError bool, want string) {
+	t.Helper()
+	if res.IsError != isError {
+		t.Fatalf("isError = %v, want %v: %q", res.IsError, isError, res.Output)
+	}
+	if part, ok := strings.CutPrefix(want, "~"); ok {
+		if !strings.Contains(res.Output, part) {
+			t.Fatalf("output %q lacks %q", res.Output, part)
+		}
+	} else if res.Output != want {
+		t.Fatalf("output:\n%s\nwant:\n%s", res.Output, want)
+	}
+}
