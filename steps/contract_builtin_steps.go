@@ -50,17 +50,12 @@ func (w *World) hasBuiltin(name string) error {
 }
 
 func (w *World) describedSource(name, source string) error {
-	tools, err := w.describedTools()
+	t, err := w.describedTool(name)
 	if err != nil {
 		return err
 	}
-	for _, t := range tools {
-		if t["name"] == name {
-			if t["source"] != source {
-				return fmt.Errorf("the tool %q has source %v; want %q", name, compactJSON(t["source"]), source)
-			}
-			return nil
-		}
+	if t["source"] != source {
+		return fmt.Errorf("the tool %q has source %v; want %q", name, compactJSON(t["source"]), source)
 	}
-	return fmt.Errorf("the toolkit has no tool %q", name)
+	return nil
 }

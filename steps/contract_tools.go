@@ -311,16 +311,25 @@ func (w *World) describedSources(table *godog.Table) error {
 }
 
 func (w *World) describedSchema(name, raw string) error {
-	tools, err := w.describedTools()
+	t, err := w.describedTool(name)
 	if err != nil {
 		return err
 	}
+	return sameJSON("the input schema of "+name, raw, t["inputSchema"])
+}
+
+// describedTool is the first described tool with that name.
+func (w *World) describedTool(name string) (map[string]any, error) {
+	tools, err := w.describedTools()
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range tools {
 		if t["name"] == name {
-			return sameJSON("the input schema of "+name, raw, t["inputSchema"])
+			return t, nil
 		}
 	}
-	return fmt.Errorf("the toolkit has no tool %q", name)
+	return nil, fmt.Errorf("the toolkit has no tool %q", name)
 }
 
 func (w *World) executeResult() (map[string]any, error) {
