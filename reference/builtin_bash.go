@@ -20,7 +20,7 @@ func bashTool() Tool {
 		objectSchema(map[string]any{
 			"command":     prop("string", "The command line to run"),
 			"workdir":     prop("string", "Directory to run in (default: the current directory)"),
-			"timeout":     prop("number", "Timeout in milliseconds (default 60000)"),
+			"timeout":     prop("number", "Milliseconds the command may run; 60000 when absent"),
 			"description": prop("string", "A few words on what the command does"),
 		}, "command"),
 		runBash)

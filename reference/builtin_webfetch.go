@@ -30,7 +30,7 @@ func webfetchTool() Tool {
 			"url": prop("string", "The http(s) URL to fetch"),
 			"format": map[string]any{"type": "string", "enum": []string{"text", "markdown", "html"},
 				"description": "How to return an HTML body (default markdown)"},
-			"timeout": prop("number", "Timeout in seconds (default 30)"),
+			"timeout": prop("number", "Seconds to wait for the answer; 30 when absent"),
 		}, "url"),
 		runWebfetch)
 }
