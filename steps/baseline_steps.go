@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
@@ -62,8 +60,8 @@ func (w *World) matchBaseline(name string) error {
 	if err := json.Unmarshal(raw, &want); err != nil {
 		return fmt.Errorf("harness: baseline bodies %s: %v", path, err)
 	}
-	if d := cmp.Diff(wire.NormalizeAll(want), got); d != "" {
-		return fmt.Errorf("release over release: with no new option the wire bodies differ from %s's (-%s +%s):\n%s",
+	if d := diffOf(wire.NormalizeAll(want), got); d != nil {
+		return fmt.Errorf("release over release: with no new option the wire bodies differ from %s's (-%s +%s):\n%w",
 			b.Impl, b.Impl, w.env.Port, d)
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
-	"github.com/google/go-cmp/cmp"
 )
 
 func (w *World) registerBodySteps(sc stepAdder) {
@@ -77,8 +76,8 @@ func (w *World) everyBodyHas(key string, want any) error {
 		if !ok {
 			return fmt.Errorf("LLM request %d has no %q key; keys: %v", i+1, key, keysOf(b))
 		}
-		if d := cmp.Diff(want, got); d != "" {
-			return fmt.Errorf("LLM request %d: %q differs (-want +got):\n%s", i+1, key, d)
+		if d := diffOf(want, got); d != nil {
+			return fmt.Errorf("LLM request %d: %q differs (-want +got):\n%w", i+1, key, d)
 		}
 	}
 	return nil
@@ -105,8 +104,8 @@ func (w *World) exactKeys(list string) error {
 		return err
 	}
 	for i, b := range bodies {
-		if d := cmp.Diff(want, keysOf(b)); d != "" {
-			return fmt.Errorf("LLM request %d key set differs (-want +got):\n%s", i+1, d)
+		if d := diffOf(want, keysOf(b)); d != nil {
+			return fmt.Errorf("LLM request %d key set differs (-want +got):\n%w", i+1, d)
 		}
 	}
 	return nil
@@ -147,8 +146,8 @@ func (w *World) transformSaw(key, raw string) error {
 		return err
 	}
 	for i, s := range saws {
-		if d := cmp.Diff(want, s[key]); d != "" {
-			return fmt.Errorf("call %d of the transform saw %q differ (-want +got):\n%s", i+1, key, d)
+		if d := diffOf(want, s[key]); d != nil {
+			return fmt.Errorf("call %d of the transform saw %q differ (-want +got):\n%w", i+1, key, d)
 		}
 	}
 	return nil
@@ -210,8 +209,8 @@ func (w *World) wireIsTransformOutput() error {
 	spec, _ := w.client["bodyTransform"].(map[string]any)
 	for i := range bodies {
 		want := applyTransform(spec, saws[i])
-		if d := cmp.Diff(want, bodies[i]); d != "" {
-			return fmt.Errorf("LLM request %d is not what the transform returned (-returned +wire):\n%s", i+1, d)
+		if d := diffOf(want, bodies[i]); d != nil {
+			return fmt.Errorf("LLM request %d is not what the transform returned (-returned +wire):\n%w", i+1, d)
 		}
 	}
 	return nil
@@ -287,8 +286,8 @@ func (w *World) offersTools(list string) error {
 		for _, t := range tools {
 			got = append(got, toolName(t))
 		}
-		if d := cmp.Diff(want, got); d != "" {
-			return fmt.Errorf("LLM request %d offers other tools (-want +got):\n%s", i+1, d)
+		if d := diffOf(want, got); d != nil {
+			return fmt.Errorf("LLM request %d offers other tools (-want +got):\n%w", i+1, d)
 		}
 	}
 	return nil

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Steps on the three schema adapters (contract C5).
@@ -181,8 +179,8 @@ func (w *World) adapterSchemasMatch() error {
 			if !ok {
 				return fmt.Errorf("%s has a tool %q the toolkit does not describe", style, name)
 			}
-			if d := cmp.Diff(want, e[1]); d != "" {
-				return fmt.Errorf("%s's schema for %q differs from the described input schema (-described +%s):\n%s", style, name, style, d)
+			if d := diffOf(want, e[1]); d != nil {
+				return fmt.Errorf("%s's schema for %q differs from the described input schema (-described +%s):\n%w", style, name, style, d)
 			}
 		}
 	}
@@ -199,8 +197,8 @@ func (w *World) toolOrderEverywhere(list string) error {
 	for _, t := range tools {
 		described = append(described, fmt.Sprint(t["name"]))
 	}
-	if d := cmp.Diff(want, described); d != "" {
-		return fmt.Errorf("the described tool order differs (-want +got):\n%s", d)
+	if d := diffOf(want, described); d != nil {
+		return fmt.Errorf("the described tool order differs (-want +got):\n%w", d)
 	}
 	entries, err := w.adapterEntries()
 	if err != nil {
@@ -211,8 +209,8 @@ func (w *World) toolOrderEverywhere(list string) error {
 		for _, e := range entries[style] {
 			got = append(got, fmt.Sprint(e[0]))
 		}
-		if d := cmp.Diff(want, got); d != "" {
-			return fmt.Errorf("the %s tool order differs (-want +got):\n%s", style, d)
+		if d := diffOf(want, got); d != nil {
+			return fmt.Errorf("the %s tool order differs (-want +got):\n%w", style, d)
 		}
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
@@ -188,8 +187,8 @@ func (w *World) statusExactly(list string) error {
 	sort.Strings(want)
 	got := keysOf(status)
 	sort.Strings(got)
-	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-		return fmt.Errorf("the status's servers differ (-want +got):\n%s\nstatus: %s", d, compactJSON(status))
+	if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+		return fmt.Errorf("the status's servers differ (-want +got):\n%w\nstatus: %s", d, compactJSON(status))
 	}
 	return nil
 }

@@ -3,13 +3,12 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
@@ -191,8 +190,8 @@ func (w *World) describedNamesInOrder(list string) error {
 	for _, t := range tools {
 		got = append(got, fmt.Sprint(t["name"]))
 	}
-	if d := cmp.Diff(splitList(list), got); d != "" {
-		return fmt.Errorf("the described tool order differs (-want +got):\n%s", d)
+	if d := diffOf(splitList(list), got); d != nil {
+		return fmt.Errorf("the described tool order differs (-want +got):\n%w", d)
 	}
 	return nil
 }
@@ -216,12 +215,13 @@ func (w *World) schemasKept(server string) error {
 			return fmt.Errorf("the toolkit has no tool %q", exposed)
 		}
 		sent := info.Schema()
-		for k, v := range sent {
+		for _, k := range slices.Sorted(maps.Keys(sent)) { // sorted: the first difference named is the same every run
+			v := sent[k]
 			if k == "type" || k == "additionalProperties" {
 				continue
 			}
-			if d := cmp.Diff(v, got[k]); d != "" {
-				return fmt.Errorf("%s: the schema key %q differs from what the server sent (-server +exposed):\n%s", exposed, k, d)
+			if d := diffOf(v, got[k]); d != nil {
+				return fmt.Errorf("%s: the schema key %q differs from what the server sent (-server +exposed):\n%w", exposed, k, d)
 			}
 		}
 		if got["type"] != "object" || got["additionalProperties"] != false {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
-	"github.com/google/go-cmp/cmp"
 )
 
 // Steps of the shared contract's tool surface (SPEC.md §7): extra tools declared per kind, the
@@ -304,8 +303,8 @@ func (w *World) describedSources(table *godog.Table) error {
 	for _, t := range tools {
 		got = append(got, fmt.Sprintf("%v %v", t["name"], t["source"]))
 	}
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("described tools and sources differ (-want +got):\n%s", d)
+	if d := diffOf(want, got); d != nil {
+		return fmt.Errorf("described tools and sources differ (-want +got):\n%w", d)
 	}
 	return nil
 }
@@ -445,8 +444,8 @@ func sameJSON(what, want string, got any) error {
 		return fmt.Errorf("harness: %s: expected value %s is not JSON: %v", what, want, err)
 	}
 	g := numbersAsText(got)
-	if d := cmp.Diff(w, g); d != "" {
-		return fmt.Errorf("%s differs (-want +got):\n%s", what, d)
+	if d := diffOf(w, g); d != nil {
+		return fmt.Errorf("%s differs (-want +got):\n%w", what, d)
 	}
 	return nil
 }

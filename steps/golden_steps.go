@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
@@ -70,8 +68,8 @@ func (w *World) goldenCopy(name string, got, want any) (done bool, err error) {
 
 // parityDiff is the X.* verdict: the port's value against the reference's, by content.
 func parityDiff(what, name, port string, want, got any) error {
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%s", what, name, port, d)
+	if d := diffOf(want, got); d != nil {
+		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%w", what, name, port, d)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
@@ -195,8 +194,8 @@ func (w *World) everyBuildExposes(list string) error {
 	want := splitList(list)
 	sort.Strings(want)
 	for i, got := range w.builds {
-		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%s", i+1, len(w.builds), d)
+		if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%w", i+1, len(w.builds), d)
 		}
 	}
 	return nil

@@ -3,11 +3,12 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
@@ -241,8 +242,8 @@ func (w *World) toolsExactly(list string) error {
 		return err
 	}
 	// "none" is an empty list; a port's empty list must equal it however it was built.
-	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-		return fmt.Errorf("tool names differ (-want +got):\n%s", d)
+	if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+		return fmt.Errorf("tool names differ (-want +got):\n%w", d)
 	}
 	return nil
 }
@@ -261,8 +262,8 @@ func (w *World) toolsMatchFixture(name string) error {
 	if err != nil {
 		return err
 	}
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("tool names differ from fixture %s (-want +got):\n%s", name, d)
+	if d := diffOf(want, got); d != nil {
+		return fmt.Errorf("tool names differ from fixture %s (-want +got):\n%w", name, d)
 	}
 	return nil
 }
@@ -300,9 +301,10 @@ func (w *World) inventoryLists(server, list string) error {
 			// Every key the server declared must come back unchanged; a port may add
 			// keys of its own (e.g. additionalProperties), which parity reports separately.
 			reported, _ := info["inputSchema"].(map[string]any)
-			for k, v := range s {
-				if d := cmp.Diff(v, reported[k]); d != "" {
-					return fmt.Errorf("tool %q: input schema key %q differs from the fake's (-fake +reported):\n%s", name, k, d)
+			for _, k := range slices.Sorted(maps.Keys(s)) { // sorted: the first difference named is the same every run
+				v := s[k]
+				if d := diffOf(v, reported[k]); d != nil {
+					return fmt.Errorf("tool %q: input schema key %q differs from the fake's (-fake +reported):\n%w", name, k, d)
 				}
 			}
 			if desc := mcpfake.Description(name); info["description"] != desc {
@@ -311,8 +313,8 @@ func (w *World) inventoryLists(server, list string) error {
 		}
 	}
 	sort.Strings(got)
-	if d := cmp.Diff(want, got); d != "" {
-		return fmt.Errorf("inventory of %q differs (-want +got):\n%s", server, d)
+	if d := diffOf(want, got); d != nil {
+		return fmt.Errorf("inventory of %q differs (-want +got):\n%w", server, d)
 	}
 	return nil
 }

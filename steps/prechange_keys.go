@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // preChangeKeysFile holds each port's own pre-ADR body key sets (G1.4). A port is judged
@@ -90,8 +88,8 @@ func (w *World) exactPreChangeKeys(path string) error {
 		return err
 	}
 	for i, b := range bodies {
-		if d := cmp.Diff(want, keysOf(b)); d != "" {
-			return fmt.Errorf("LLM request %d key set differs from %s's pre-change %s keys (%s) (-want +got):\n%s",
+		if d := diffOf(want, keysOf(b)); d != nil {
+			return fmt.Errorf("LLM request %d key set differs from %s's pre-change %s keys (%s) (-want +got):\n%w",
 				i+1, p.portOf(w.env.Port), path, fact, d)
 		}
 	}

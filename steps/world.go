@@ -273,6 +273,11 @@ func (w *World) outcome(s *godog.Scenario, started time.Time, err error) result.
 		o.Stderr = w.proc.StderrSince(w.stderrMark)
 	}
 	o.Message = safetext.Text(o.Message) // it may quote what the adapter wrote
+	if o.Status == result.StatusFail || o.Status == result.StatusUnsupported {
+		if st := stableMessage(err); st != "" {
+			o.Stable = safetext.Text(st)
+		}
+	}
 	o.Golden = w.golden
 	o.Settled, o.Waited = w.settled, w.waited
 	if q := w.quick; q != nil {

@@ -10,8 +10,9 @@ import (
 // The fingerprint of a failure is a short hash of its message with everything that varies
 // between runs of the same failure taken out: the adapter's stderr tail, URLs, absolute paths
 // and every word holding a digit (numbers, durations, ports, pids, ids, temp names). Whitespace
-// is collapsed (go-cmp varies its spaces on purpose). The same failure gives the same
-// fingerprint on every run; a different assertion, key set, kind or message gives another.
+// is collapsed (go-cmp varies its spaces on purpose; its diffs are hashed as the values they
+// compare, Outcome.Stable). The same failure gives the same fingerprint on every run; a
+// different assertion, key set, kind or message gives another.
 var (
 	fpURL   = regexp.MustCompile(`[a-z]+://[^\s"')\]]+`)
 	fpPath  = regexp.MustCompile(`(?:/[\w.@+\-]+){2,}/?`)

@@ -30,9 +30,13 @@ type Outcome struct {
 	AstNodeIDs []string
 	Status     Status
 	Message    string
-	Bodies     []map[string]any
-	Stderr     string
-	Elapsed    time.Duration
+	// Stable is Message with each go-cmp diff in it replaced by the values compared (set
+	// only when it holds one): what the fingerprint hashes, since go-cmp renders the same
+	// diff differently from one process to the next (steps/mismatch.go).
+	Stable  string `json:",omitempty"`
+	Bodies  []map[string]any
+	Stderr  string
+	Elapsed time.Duration
 	// Golden names the reference body file a parity step compared against, if any.
 	Golden string
 	// Returned is what the library returned to a contract scenario's ops (X.4), normalised;
@@ -68,14 +72,23 @@ type Outcome struct {
 	Attempts []Attempt `json:",omitempty"`
 }
 
+// FingerprintText is what the failure's fingerprint is computed from.
+func (o Outcome) FingerprintText() string {
+	if o.Stable != "" {
+		return o.Stable
+	}
+	return o.Message
+}
+
 // Attempt is one run of a scenario that was tried more than once.
 type Attempt struct {
 	Status  Status
 	Message string
+	Stable  string `json:",omitempty"`
 	Elapsed time.Duration
 }
 
 // AsAttempt is the outcome as one of several attempts.
 func (o Outcome) AsAttempt() Attempt {
-	return Attempt{Status: o.Status, Message: o.Message, Elapsed: o.Elapsed}
+	return Attempt{Status: o.Status, Message: o.Message, Stable: o.Stable, Elapsed: o.Elapsed}
 }

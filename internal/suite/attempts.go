@@ -67,7 +67,7 @@ func judgeAttempts(key result.Key, o result.Outcome, e *result.Entry) result.Jud
 	var passed, failed []result.Judged
 	for _, a := range o.Attempts {
 		oa := o
-		oa.Status, oa.Message = a.Status, a.Message
+		oa.Status, oa.Message, oa.Stable = a.Status, a.Message, a.Stable
 		j := judgeOne(key, oa, e)
 		switch a.Status {
 		case result.StatusInconclusive:

@@ -211,3 +211,25 @@ func TestDeadRunsTempDirsAreSwept(t *testing.T) {
 		t.Errorf("a live run's temp dir was removed: %v", err)
 	}
 }
+
+// go-cmp renders one diff differently from one process to the next (steps/mismatch.go): a
+// known failure must still be known when only the rendering moved.
+func TestAKnownFailureIsMatchedOnItsStableTextNotItsRendering(t *testing.T) {
+	f := realFeatures(t)
+	s := g14(f, t, "anthropic", "run")
+	stable := "LLM request 1 differs (-want +got):\nwant 100\ngot 100.0"
+	ex := listed(s, result.StatusFail, stable)
+	for _, rendering := range []string{`"10", + "0.", "0,"`, `"100", + ".0", ","`} {
+		o := outcomeOf(s, result.StatusFail, "LLM request 1 differs (-want +got):\n"+rendering)
+		o.Stable = stable
+		if j := judged(f, ex, o).Judged[0]; j.Verdict != result.KnownFailure {
+			t.Errorf("rendering %s: verdict %s (%s); want the known failure", rendering, j.Verdict, j.Note)
+		}
+		retried := withAttempts(o, result.Attempt{Status: result.StatusFail, Message: o.Message, Stable: stable},
+			result.Attempt{Status: result.StatusFail, Message: o.Message, Stable: stable})
+		retried.Stable = stable
+		if j := judged(f, ex, retried).Judged[0]; j.Verdict != result.KnownFailure {
+			t.Errorf("rendering %s, two attempts: verdict %s (%s)", rendering, j.Verdict, j.Note)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func judgeOne(key result.Key, o result.Outcome, e *result.Entry) result.Judged {
 		}
 		return j
 	}
-	j.Fingerprint, j.Evidence = result.Fingerprint(o.Message), result.Evidence(o.Message)
+	j.Fingerprint, j.Evidence = result.Fingerprint(o.FingerprintText()), result.Evidence(o.Message)
 	switch {
 	case e == nil && o.Status == result.StatusUnsupported:
 		j.Verdict = result.Unsupported
