@@ -50,6 +50,10 @@ type Env struct {
 	// (attempts so far given; suite/attempts.go). The runner owns the policy: it knows the
 	// expectations.
 	Retry func(o result.Outcome, attempts int) bool
+	// Admit, when set, is waited on before each scenario starts (its clock, fakes and
+	// bounds start after it) and its release called when the scenario's last attempt is
+	// reported: the run's job budget shared between implementations (suite/budget.go).
+	Admit func(context.Context) (release func(), err error)
 	seq   atomic.Int64
 }
 
@@ -121,7 +125,12 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 		var skipped result.Status
 		var skipWhy string
 		var parent context.Context
+		release := func() {}
 		sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+			if env.Admit != nil {
+				// An error is the run stopping: Skip below says so.
+				release, _ = env.Admit(ctx)
+			}
 			started, parent = time.Now(), ctx
 			if env.Skip != nil {
 				if skipped, skipWhy = env.Skip(); skipped != "" {
@@ -131,6 +140,7 @@ func Register(env *Env) func(*godog.ScenarioContext) {
 			return w.begin(ctx, s, !env.AsWritten)
 		})
 		sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+			defer release()
 			if skipped != "" {
 				o := newOutcome(s, started)
 				o.Status, o.Message = skipped, skipWhy

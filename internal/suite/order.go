@@ -14,8 +14,9 @@ import (
 
 // featureOrder is the suite's feature files in two orders: walk, the order godog reads a
 // folder in (and so the order a one-at-a-time run reports), and run, the order to hand
-// them to godog in: the files that declare the most waiting first, so that with --jobs
-// their pinned waits overlap with the quick scenarios instead of trailing them.
+// them to godog in: the files whose scenarios took longest in an earlier run first, then
+// those that declare the most waiting, so that with --jobs the long ones overlap with the
+// quick scenarios instead of trailing them.
 type featureOrder struct {
 	walk, run []string
 	rank      map[string]int // uri -> place in walk
@@ -25,7 +26,7 @@ type featureOrder struct {
 // A "returns within" bound is a limit, not a wait, and does not count.
 var waitDecl = regexp.MustCompile(`(?:after|of) (\d+) ms`)
 
-func orderFeatures(dir string) (featureOrder, error) {
+func orderFeatures(dir string, took featureTimes) (featureOrder, error) {
 	fo := featureOrder{rank: map[string]int{}}
 	// WalkDir does not enter a symlinked root (a test harness may link features/ in).
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -49,7 +50,14 @@ func orderFeatures(dir string) (featureOrder, error) {
 		return nil
 	})
 	fo.run = append([]string(nil), fo.walk...)
-	sort.SliceStable(fo.run, func(i, j int) bool { return weight[fo.run[i]] > weight[fo.run[j]] })
+	// The longest scenario an earlier run saw first (featuretimes.go), then the declared waits.
+	sort.SliceStable(fo.run, func(i, j int) bool {
+		a, b := took[filepath.Base(fo.run[i])], took[filepath.Base(fo.run[j])]
+		if a != b {
+			return a > b
+		}
+		return weight[fo.run[i]] > weight[fo.run[j]]
+	})
 	return fo, err
 }
 

@@ -70,7 +70,8 @@ type Options struct {
 	// NoRetry runs every scenario once (attempts.go): a failure counts at once.
 	NoRetry bool
 
-	tempRoot string // this run's temp dir (Run makes it)
+	tempRoot string  // this run's temp dir (Run makes it)
+	shared   *budget // the jobs of all implementations together, when --jobs was not given (budget.go)
 }
 
 // Run validates its input (implementation names, feature files, the tag expression, every
@@ -99,6 +100,10 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	defer os.RemoveAll(tempRoot)
 	defer adapter.ReleaseCgroups()
 	o.tempRoot = tempRoot
+	if n := in.running(o); o.Jobs <= 0 && n > 1 {
+		o.shared = newBudget(AutoJobs(n) * n)
+		progress(o, "jobs: up to %d scenarios of each implementation at once, %d in all", DefaultJobs(), o.shared.size)
+	}
 	results := make([]*result.PortResult, len(o.Ports))
 	var wg sync.WaitGroup
 	for i := range in.impls {
@@ -121,6 +126,9 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 		}()
 	}
 	wg.Wait()
+	if err := readFeatureTimes(o.Cache).record(o.Cache, results); err != nil {
+		progress(o, "harness: could not keep the feature times for the next run's order: %v", err)
+	}
 	return results, nil
 }
 
@@ -140,7 +148,7 @@ func Validate(o Options) (*input, error) {
 	if in.ids, err = CatalogueIDs(o.Root); err != nil {
 		return nil, err
 	}
-	if in.features, err = LoadFeatures(o.Root); err != nil {
+	if in.features, err = loadFeatures(o.Root, readFeatureTimes(o.Cache)); err != nil {
 		return nil, err
 	}
 	if in.selected, err = in.features.Select(o.Tags); err != nil {
@@ -268,6 +276,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = AutoJobs(in.running(o))
+		if o.shared != nil {
+			jobs = DefaultJobs() // the run's budget keeps the total
+		}
 	}
 	res.Timing.Jobs = jobs
 	env := append(append([]string(nil), im.Env...), extra...)
@@ -319,6 +330,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
+		Admit:    o.shared.join(len(in.selected)).admitter(),
 		Skip: func() (result.Status, string) {
 			if ctx.Err() != nil {
 				return result.StatusInterrupted, "not run: " + cause(ctx)

@@ -46,12 +46,15 @@ type Features struct {
 // run's order, order.go, with one id sequence, so pickle ids match the run's); Scenarios are
 // in walk order. A syntax error, or a scenario without a stable id, a level or a known
 // source (levels.go), is reported as file:line.
-func LoadFeatures(root string) (*Features, error) {
+func LoadFeatures(root string) (*Features, error) { return loadFeatures(root, nil) }
+
+// loadFeatures is LoadFeatures with the run order taken from an earlier run's times.
+func loadFeatures(root string, took featureTimes) (*Features, error) {
 	sources, err := LoadSources(root)
 	if err != nil {
 		return nil, err
 	}
-	order, err := orderFeatures(filepath.Join(root, "features"))
+	order, err := orderFeatures(filepath.Join(root, "features"), took)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
