@@ -105,3 +105,27 @@ func TestBudgetAdmitEndsWithTheRun(t *testing.T) {
 		t.Error("no budget must mean no waiting")
 	}
 }
+
+// While two implementations run, each holds at most half; once one is done the other may
+// take the rest.
+func TestBudgetSharesGrowOnlyWhenAnImplementationIsDone(t *testing.T) {
+	b := newBudget(4)
+	a, other := b.join(10), b.join(10)
+	for range 2 {
+		if _, err := a.admit(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	releases := make(chan func(), 2)
+	third := waitAdmit(a, releases)
+	select {
+	case <-third:
+		t.Fatalf("a third slot of 4 with two implementations running (held %d)", a.held)
+	case <-time.After(50 * time.Millisecond):
+	}
+	other.leave()
+	admitted(t, third)
+	if a.held != 3 || b.held != 3 {
+		t.Errorf("held %d of %d; want 3", a.held, b.held)
+	}
+}

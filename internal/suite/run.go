@@ -326,11 +326,12 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	adapters.fill(ctx)
 
 	var mu sync.Mutex
+	share := o.shared.join(len(in.selected)) // left once godog is done, below
 	senv := &steps.Env{
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
-		Admit:    o.shared.join(len(in.selected)).admitter(),
+		Admit:    share.admitter(),
 		Skip: func() (result.Status, string) {
 			if ctx.Err() != nil {
 				return result.StatusInterrupted, "not run: " + cause(ctx)
@@ -419,7 +420,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	ran := time.Now()
 	// godog exits 1 when a scenario fails (our verdicts judge those) and 2 when it could not
 	// run the features at all.
-	if status := suite.Run(); status > 1 {
+	status := suite.Run()
+	share.leave() // its slots go to the implementations still running
+	if status > 1 {
 		res.HarnessErr = joinErr(res.HarnessErr, fmt.Sprintf("godog could not run the features (status %d)", status))
 	}
 	res.Timing.Scenarios = time.Since(ran)
