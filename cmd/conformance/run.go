@@ -41,7 +41,7 @@ type common struct {
 // (list, diff). A command shows only flags it uses.
 func (c *common) register(fs *flag.FlagSet) {
 	c.registerPorts(fs)
-	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: up to %d each, all implementations together held to 4 each, a freed slot to the one with the most work left)", suite.DefaultJobs()))
+	fs.IntVar(&c.jobs, "jobs", 0, fmt.Sprintf("scenarios run at once per implementation, each on its own adapter process (1: one after another; 0: up to %d, implementations run together share 4 each, and the slots of one that is done go to those still running)", suite.DefaultJobs()))
 	fs.BoolVar(&c.asWritten, "as-written", false, "run stall scenarios only with their limits as written (no quick first attempt at "+timing.QuickLimit.String()+", SPEC.md §3)")
 	fs.BoolVar(&c.noForkServer, "no-fork-server", false, "start every adapter as a program of its own, never by a port's fork server (also CONFORMANCE_NO_FORK_SERVER=1)")
 	fs.BoolVar(&c.strict, "strict", false, "flaky and inconclusive verdicts fail the run too (SPEC.md §2)")

@@ -20,6 +20,7 @@ func DefaultJobs() int { return min(8, max(2, 4*runtime.NumCPU())) }
 // JVM or CPython missing a stall before a 1.5 s cancel; the quick first attempt
 // (steps/quick.go) now turns such a miss into a run as written, not a verdict. Measured on 2
 // cores, reference+go+python+js+java: 70.5 s at 2 each, 45.1 s at 4 each, same verdicts.
+// Without --jobs it is the share each implementation holds while all run (budget.go).
 func AutoJobs(implementations int) int { return max(4, DefaultJobs()/max(1, implementations)) }
 
 // Floor is the intrinsic floor of a run: the waits its scenarios cannot avoid even on a
