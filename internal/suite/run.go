@@ -102,7 +102,8 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	o.tempRoot = tempRoot
 	if n := in.running(o); o.Jobs <= 0 && n > 1 {
 		o.shared = newBudget(AutoJobs(n) * n)
-		progress(o, "jobs: up to %d scenarios of each implementation at once, %d in all", DefaultJobs(), o.shared.size)
+		progress(o, "jobs: %d scenarios at once in all, %d of each implementation while all run; the slots of one that is done go to the others (up to %d each)",
+			o.shared.size, AutoJobs(n), DefaultJobs())
 	}
 	results := make([]*result.PortResult, len(o.Ports))
 	var wg sync.WaitGroup
