@@ -25,6 +25,8 @@ import (
 //	            server timeout), divided by the jobs, never less than the longest one
 //	start-up    prepare + one adapter's start and hello (starts: processes started)
 //	wall/floor  how far from the floor the run is (1.0 is unreachable: nothing is free)
+//	jobs        scenarios run at once; "4-8" when several implementations shared a budget:
+//	            4 while all ran, up to 8 once others were done (suite/budget.go)
 //	settled     the longest a port took to end its children and connections after a call,
 //	            among teardown checks it passed (the checks wait up to 5 s)
 //	fail waits  what the port's own failures cost, spread over the jobs: each call cut at its
@@ -128,8 +130,8 @@ func cmdBench(args []string) int {
 		}
 		sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 		m := rs[len(rs)/2]
-		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5d %9d %13s %8s %10s %7d %28s %16s %9s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
-			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobs, m.n,
+		fmt.Printf("%-10s %8s %12s %8s %22s %10.2f %5s %9d %13s %8s %10s %7d %28s %16s %9s\n", port, ms(m.wall), ms(m.sum), ms(m.floor),
+			fmt.Sprintf("%s+%s (%d starts)", ms(m.prepare), ms(m.start), m.starts), m.ratio(), m.jobsText(), m.n,
 			fmt.Sprintf("%d/%d", m.quick, m.retried), ms(m.settled), ms(m.waited/time.Duration(max(m.jobs, 1))),
 			m.retries, fmt.Sprintf("%d (%s/%s/%s)", m.replaced, ms(m.replaceStart), ms(m.replaceHello), ms(m.replaceCPU)), fmt.Sprintf("%d: %s", m.waits, ms(m.replaceWait)),
 			fmt.Sprintf("%d/%d", m.forked, m.starts))
@@ -161,7 +163,7 @@ func cmdBench(args []string) int {
 
 type benchRow struct {
 	wall, sum, floor, prepare, start time.Duration
-	starts, jobs, n                  int
+	starts, jobs, share, n           int
 	quick, retried                   int // scenarios judged on a quick attempt / as written after a void one
 	settled, waited                  time.Duration
 	retries                          int // attempts beyond the first
@@ -173,7 +175,7 @@ type benchRow struct {
 
 func newBenchRow(r *result.PortResult) benchRow {
 	t := r.Timing
-	b := benchRow{wall: t.Wall, prepare: t.Prepare, start: t.Start, starts: t.Starts, jobs: t.Jobs, n: len(r.Scenarios),
+	b := benchRow{wall: t.Wall, prepare: t.Prepare, start: t.Start, starts: t.Starts, jobs: t.Jobs, share: t.Share, n: len(r.Scenarios),
 		replaced: t.Replacements, replaceStart: t.ReplaceStart, waits: t.Waits, replaceWait: t.Waited,
 		replaceHello: t.ReplaceHello, replaceCPU: t.ReplaceCPU, forked: t.Forked}
 	for _, o := range r.Scenarios {
@@ -190,6 +192,15 @@ func newBenchRow(r *result.PortResult) benchRow {
 	}
 	b.floor = suite.Floor(r.Scenarios, r.Timing.Jobs)
 	return b
+}
+
+// jobsText is the jobs column: "4-8" when a shared budget let the share grow once other
+// implementations were done.
+func (b benchRow) jobsText() string {
+	if b.share > 0 && b.share != b.jobs {
+		return fmt.Sprintf("%d-%d", b.share, b.jobs)
+	}
+	return fmt.Sprint(b.jobs)
 }
 
 func (b benchRow) ratio() float64 {

@@ -25,5 +25,8 @@ type Timing struct {
 	Waits     int
 	Waited    time.Duration
 	Scenarios time.Duration // wall time of the godog run (all scenarios, Jobs at a time)
-	Jobs      int           // scenarios run at once
+	Jobs      int           // scenarios run at once (at most)
+	// Share, when the run's implementations shared one budget (suite/budget.go), is what this
+	// one held at most while all of them ran; Jobs is then what it could grow to.
+	Share int
 }

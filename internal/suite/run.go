@@ -278,6 +278,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	if jobs <= 0 {
 		jobs = AutoJobs(in.running(o))
 		if o.shared != nil {
+			res.Timing.Share = jobs
 			jobs = DefaultJobs() // the run's budget keeps the total
 		}
 	}
