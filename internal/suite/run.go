@@ -127,7 +127,7 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 		}()
 	}
 	wg.Wait()
-	if err := readFeatureTimes(o.Cache).record(o.Cache, results); err != nil {
+	if err := in.took.record(o.Cache, results); err != nil {
 		progress(o, "harness: could not keep the feature times for the next run's order: %v", err)
 	}
 	return results, nil
@@ -140,6 +140,7 @@ type input struct {
 	selected     []Scenario
 	impls        []ports.Implementation
 	expectations []*result.Expectations
+	took         featureTimes // an earlier run's feature times: this run's order, kept up to date at its end
 }
 
 // Validate checks everything a run reads before anything starts, naming the flag or file:line.
@@ -149,7 +150,8 @@ func Validate(o Options) (*input, error) {
 	if in.ids, err = CatalogueIDs(o.Root); err != nil {
 		return nil, err
 	}
-	if in.features, err = loadFeatures(o.Root, readFeatureTimes(o.Cache)); err != nil {
+	in.took = readFeatureTimes(o.Cache)
+	if in.features, err = loadFeatures(o.Root, in.took); err != nil {
 		return nil, err
 	}
 	if in.selected, err = in.features.Select(o.Tags); err != nil {
