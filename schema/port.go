@@ -17,38 +17,55 @@ import (
 //go:embed port.schema.json
 var portSchema []byte
 
-const portSchemaURL = "https://toolnexus-conformance.invalid/port.schema.json"
+// factsSchema is the schema of runners/<port>/facts.json, what the runner knows of a port to
+// judge it (deadline kind, pre-change key sets).
+//
+//go:embed facts.schema.json
+var factsSchema []byte
 
-var portCompiled struct {
-	once sync.Once
-	s    *jsonschema.Schema
-	err  error
+// folderSchema is one schema of a port folder's files, compiled on first use.
+type folderSchema struct {
+	name, url string
+	doc       []byte
+	once      sync.Once
+	s         *jsonschema.Schema
+	err       error
 }
+
+var (
+	portCompiled  = &folderSchema{name: "port", url: "https://toolnexus-conformance.invalid/port.schema.json", doc: portSchema}
+	factsCompiled = &folderSchema{name: "facts", url: "https://toolnexus-conformance.invalid/facts.schema.json", doc: factsSchema}
+)
 
 // ValidatePort checks one port manifest's bytes; the error lists every violation on one line,
 // each with its JSON pointer ("at '/checkout': missing property 'dir'").
-func ValidatePort(b []byte) error {
-	portCompiled.once.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(portSchema))
+func ValidatePort(b []byte) error { return portCompiled.validate(b) }
+
+// ValidateFacts checks one port's facts.json bytes, reported as ValidatePort reports.
+func ValidateFacts(b []byte) error { return factsCompiled.validate(b) }
+
+func (f *folderSchema) validate(b []byte) error {
+	f.once.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(f.doc))
 		if err != nil {
-			portCompiled.err = fmt.Errorf("port schema: %w", err)
+			f.err = fmt.Errorf("%s schema: %w", f.name, err)
 			return
 		}
 		c := jsonschema.NewCompiler()
-		if err := c.AddResource(portSchemaURL, doc); err != nil {
-			portCompiled.err = fmt.Errorf("port schema: %w", err)
+		if err := c.AddResource(f.url, doc); err != nil {
+			f.err = fmt.Errorf("%s schema: %w", f.name, err)
 			return
 		}
-		portCompiled.s, portCompiled.err = c.Compile(portSchemaURL)
+		f.s, f.err = c.Compile(f.url)
 	})
-	if portCompiled.err != nil {
-		return portCompiled.err
+	if f.err != nil {
+		return f.err
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("not JSON: %v", err)
 	}
-	err = portCompiled.s.Validate(v)
+	err = f.s.Validate(v)
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		return errors.New(strings.Join(leaves(ve), "; "))

@@ -1,52 +1,33 @@
 package steps
 
 import (
-	"encoding/json"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+
+	"errors"
 	"fmt"
-	"strings"
 )
 
-// deadlineKindsFile pins, per port, which error kind is that port's deadline error: a port
-// whose library has no deadline type reports a passed deadline as its cancellation (G3.3).
-const deadlineKindsFile = "deadline-kinds.json"
-
-type deadlineKinds struct {
-	Implementations map[string]string `json:"implementations"`
-	Ports           map[string]struct {
-		Kind string `json:"kind"`
-		Fact string `json:"fact"`
-	} `json:"ports"`
-}
-
-// deadlineKindFor returns impl's deadline kind and the fact it rests on; an implementation
-// whose port the fixture does not know is a harness error, never a guess.
-func deadlineKindFor(root, impl string) (string, string, error) {
-	b, err := readFixture(root, deadlineKindsFile)
-	if err != nil {
-		return "", "", err
+// facts is this port's runners/<port>/facts.json, handed by the runner; a port folder without
+// one cannot be judged on what the facts decide: a harness error naming the file, never a guess.
+func (w *World) facts() (*ports.Facts, error) {
+	if w.env.Facts == nil {
+		why := w.env.FactsErr
+		if why == nil {
+			why = errors.New("no facts were loaded")
+		}
+		return nil, fmt.Errorf("harness: %w", why)
 	}
-	var d deadlineKinds
-	if err := json.Unmarshal(b, &d); err != nil {
-		return "", "", fmt.Errorf("harness: fixtures/%s: %w", deadlineKindsFile, err)
-	}
-	port, ok := d.Implementations[impl]
-	if !ok {
-		port, _, _ = strings.Cut(impl, "@")
-	}
-	row, ok := d.Ports[port]
-	if !ok || (row.Kind != "deadline" && row.Kind != "cancelled") {
-		return "", "", fmt.Errorf("harness: fixtures/%s has no deadline kind for port %q (implementation %q)", deadlineKindsFile, port, impl)
-	}
-	return row.Kind, row.Fact, nil
+	return w.env.Facts, nil
 }
 
 // callFailsWithDeadline expects this port's deadline error: `deadline`, or `cancelled` where
-// the fixture pins that the library has no deadline type.
+// the port's facts pin that the library has no deadline type (G3.3).
 func (w *World) callFailsWithDeadline() error {
-	kind, fact, err := deadlineKindFor(w.env.Root, w.env.Port)
+	f, err := w.facts()
 	if err != nil {
 		return err
 	}
+	kind, fact := f.Deadline.Kind, f.Deadline.Fact
 	if err := w.callFailsWith(kind); err != nil {
 		return fmt.Errorf("%w (this port's deadline error is %q: %s)", err, kind, fact)
 	}

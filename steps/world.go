@@ -17,6 +17,7 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
@@ -30,6 +31,10 @@ type Env struct {
 	// StdioArgv starts the fake stdio MCP server; "--pid-file <path>" is appended.
 	StdioArgv []string
 	Root      string
+	// Facts are the port's runners/<port>/facts.json (deadline kind, pre-change key sets);
+	// FactsErr says why there are none.
+	Facts    *ports.Facts
+	FactsErr error
 	// UpdateGolden rewrites fixtures/golden from this run (only the Go reference should).
 	UpdateGolden bool
 	// ScenarioTimeout bounds every scenario; calls in flight are abandoned after it.

@@ -81,28 +81,7 @@ func TestScratchPortNeedsOnlyItsFolder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Go adapter for the reference")
 	}
-	real, _ := harnessSet(t)
-	root := t.TempDir()
-	entries, err := os.ReadDir(real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() != "runners" && e.Name() != ".cache" {
-			if err := os.Symlink(filepath.Join(real, e.Name()), filepath.Join(root, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(root, "runners"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runners, _ := os.ReadDir(filepath.Join(real, "runners"))
-	for _, p := range runners {
-		if err := os.Symlink(filepath.Join(real, "runners", p.Name()), filepath.Join(root, "runners", p.Name())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := scratchRoot(t)
 	scratch := map[string]string{
 		"port.json": `{"name": "scratch", "language": "Bash", "order": 9, "implementations": [{"name": "scratch"}],
 			"toolchain": {"ci": [{"uses": "actions/setup-python@v5", "with": {"python-version": "3.13"}}]}}`,
@@ -119,15 +98,7 @@ while IFS= read -r line; do
 done
 `,
 	}
-	for name, body := range scratch {
-		p := filepath.Join(root, "runners", "scratch", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addPortFolder(t, root, "scratch", scratch)
 	// The real ports say "not present" at once, without installing anything.
 	for _, v := range []string{"TOOLNEXUS_GO", "TOOLNEXUS_ROOT"} {
 		t.Setenv(v, "")
@@ -172,4 +143,126 @@ done
 	if !strings.Contains(matrix, `{"impl":"scratch","port":"scratch","setup-python":{"python-version":"3.13"}}`) {
 		t.Errorf("the CI matrix lacks the scratch port:\n%s", matrix)
 	}
+}
+
+// scratchRoot is a harness root whose files are the real ones (symlinked) and whose runners/
+// folder is a real folder, so a test can add a port to it.
+func scratchRoot(t *testing.T) string {
+	t.Helper()
+	real, _ := harnessSet(t)
+	root := t.TempDir()
+	entries, err := os.ReadDir(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "runners" && e.Name() != ".cache" {
+			if err := os.Symlink(filepath.Join(real, e.Name()), filepath.Join(root, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "runners"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runners, _ := os.ReadDir(filepath.Join(real, "runners"))
+	for _, p := range runners {
+		if err := os.Symlink(filepath.Join(real, "runners", p.Name()), filepath.Join(root, "runners", p.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// addPortFolder writes runners/<port>/ with the given files (all executable).
+func addPortFolder(t *testing.T, root, port string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, "runners", port, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// README "Adding a port": one folder is the whole of a port. A port folder whose adapter
+// relays the reference (the Go adapter on our reference library) and whose facts and error
+// table are the Go port's must see no red cell on the whole suite: nothing about a port is
+// kept anywhere but in its folder.
+func TestAddedPortFolderRelayingTheReferenceIsGreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite on the Go adapter")
+	}
+	root := scratchRoot(t)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(root, "runners", "go", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	addPortFolder(t, root, "relay", map[string]string{
+		"port.json": `{"name": "relay", "language": "Go", "order": 9, "implementations": [{"name": "relay"}],
+			"toolchain": {"tools": ["go"]}}`,
+		// The Go port's own prepare without TOOLNEXUS_GO builds the adapter on our reference.
+		"prepare":     "#!/usr/bin/env bash\nunset TOOLNEXUS_GO\nexec \"$(dirname \"$0\")/../go/prepare\" \"$@\"\n",
+		"errors.json": read("errors.json"),
+		"facts.json":  read("facts.json"),
+	})
+	t.Setenv("TOOLNEXUS_GO", "")
+	t.Setenv("TOOLNEXUS_ROOT", "")
+	reports := t.TempDir()
+	var code int
+	progress := captured(t, &os.Stderr, func() {
+		captured(t, &os.Stdout, func() {
+			code = cmdRun([]string{"--root", root, "--cache", filepath.Join(harnessRoot(t), ".cache"), "--quiet",
+				"--ports", "relay", "--report-dir", reports}, false)
+		})
+	})
+	b, err := os.ReadFile(filepath.Join(reports, "results.json"))
+	if err != nil {
+		t.Fatalf("run exited %d with no results: %v\n%s", code, err, progress)
+	}
+	var doc struct {
+		Ports []struct {
+			Port      string `json:"port"`
+			Present   bool   `json:"present"`
+			Scenarios []struct {
+				ID, Row, Status, Verdict string
+			} `json:"scenarios"`
+		} `json:"ports"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, p := range doc.Ports {
+		if p.Port != "relay" {
+			continue
+		}
+		if !p.Present {
+			t.Fatalf("the relay port did not run:\n%s", progress)
+		}
+		for _, s := range p.Scenarios {
+			ran++
+			switch s.Verdict {
+			case "pass", "advice", "unsupported":
+			default:
+				t.Errorf("%s [%s]: %s (%s)", s.ID, s.Row, s.Verdict, s.Status)
+			}
+		}
+	}
+	if ran < 300 || code != 0 {
+		t.Errorf("the relay port ran %d scenarios, exit %d; want the whole suite, exit 0\n%s", ran, code, progress)
+	}
+}
+
+// harnessRoot is the harness root the scratch roots link to.
+func harnessRoot(t *testing.T) string {
+	t.Helper()
+	r, _ := harnessSet(t)
+	return r
 }

@@ -299,6 +299,18 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		progress(o, "%-9s BROKEN: %s", name, res.Reason)
 		return res
 	}
+	// The port's facts (runners/<port>/facts.json) decide what the scenarios that need one
+	// judge; without them those scenarios say so, and a file that does not validate cannot
+	// judge anything, so the implementation is broken.
+	facts, factsErr := ports.LoadFacts(o.Root, im.Port)
+	switch {
+	case errors.Is(factsErr, fs.ErrNotExist):
+		progress(o, "%-9s no runners/%s/%s: the scenarios its facts decide are harness errors", name, im.Port, ports.FactsName)
+	case factsErr != nil:
+		res.Broken, res.Reason = true, safetext.Line(factsErr.Error())
+		progress(o, "%-9s BROKEN: %s", name, res.Reason)
+		return res
+	}
 	adapters := newPool(ctx, adapter.Config{Port: name, Argv: ready.Argv, Env: env,
 		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable, Fork: forkServer(o, name, ready.ForkArgv, env)}, jobs, BreakerThreshold)
 	defer adapters.close() // a second close is a no-op; the leaks were taken below
@@ -333,6 +345,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	share := o.shared.join(len(in.selected)) // left once godog is done, below
 	senv := &steps.Env{
 		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
+		Facts: facts, FactsErr: factsErr,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
 		Admit:    share.admitter(),

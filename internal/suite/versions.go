@@ -20,7 +20,12 @@ func SuiteVersions(root string) (result.Versions, error) {
 	}
 	var files []string
 	for _, dir := range []string{"features", "fixtures", "schema"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+		// A root may link its folders (a scratch root in tests): walk what the link names.
+		top, err := filepath.EvalSymlinks(filepath.Join(root, dir))
+		if err != nil {
+			return result.Versions{}, fmt.Errorf("suite version: %w", err)
+		}
+		err = filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -29,13 +34,22 @@ func SuiteVersions(root string) (result.Versions, error) {
 			if filepath.Ext(p) == ".go" || filepath.Base(p) == "port.schema.json" {
 				return nil
 			}
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, rel)
+			rel, _ := filepath.Rel(top, p)
+			files = append(files, filepath.Join(dir, rel))
 			return nil
 		})
 		if err != nil {
 			return result.Versions{}, fmt.Errorf("suite version: %w", err)
 		}
+	}
+	// A port's facts decide verdicts as the fixtures do (runners/<port>/facts.json).
+	facts, err := filepath.Glob(filepath.Join(root, "runners", "*", "facts.json"))
+	if err != nil {
+		return result.Versions{}, fmt.Errorf("suite version: %w", err)
+	}
+	for _, p := range facts {
+		rel, _ := filepath.Rel(root, p)
+		files = append(files, rel)
 	}
 	suite, err := hashFiles(root, files)
 	if err != nil {
