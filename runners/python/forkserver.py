@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fork server for the Python adapter (runners/python/README.md "Fork server"), as
 multiprocessing's forkserver: one warm parent that has imported toolnexus (0.7 CPU-s, most of
-it mcp) and compiled adapter.py, and forks a fresh adapter per request, so a replacement costs
-milliseconds instead of a runtime start.
+it mcp) and the adapter's kit and areas, and compiled adapter.py (the entry), and forks a fresh
+adapter per request, so a replacement costs milliseconds instead of a runtime start.
 
     forkserver.py SOCKET     listen on the SOCK_SEQPACKET Unix socket SOCKET, print "ready"
 
@@ -16,7 +16,9 @@ waits for one byte on the gate (the runner puts it in its cgroup first), takes t
 plainly. EOF on the server's stdin (the runner is gone) ends the server.
 
 Fresh means fresh: the fork happens before the adapter has done anything but import, in a
-process with one thread and no event loop; a server with another thread refuses to fork."""
+process with one thread and no event loop; a server with another thread refuses to fork. The
+kit and the areas do nothing on import but define and register: the entry takes stdout and the
+callback pipe, and serves, in the child."""
 from __future__ import annotations
 
 import fcntl
@@ -28,7 +30,8 @@ import socket
 import sys
 import threading
 
-ADAPTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapter.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ADAPTER = os.path.join(HERE, "adapter.py")
 NFDS = 5  # stdin, stdout, stderr, callback, gate
 MAX_REQUEST = 1 << 20
 # The adapter's own imports and the ones its first MCP load makes: importing them here once
@@ -46,6 +49,13 @@ def preload() -> object:
             importlib.import_module(name)
         except ImportError:
             pass  # an older release lacks it: its child imports what it needs
+    if HERE not in sys.path:  # the entry and its siblings, as adapter.py finds them
+        sys.path.insert(0, HERE)
+    try:
+        import adapter  # the entry as a module: it serves only as __main__
+        adapter.load_areas()  # and the kit with them
+    except Exception:  # noqa: BLE001
+        pass  # the child meets the same failure in adapter.py, as a plain start would
     with open(ADAPTER, encoding="utf-8") as f:
         return compile(f.read(), ADAPTER, "exec")
 

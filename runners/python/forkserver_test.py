@@ -133,8 +133,21 @@ def forked_adapter_class(server: Server) -> type:
     return ForkedAdapter
 
 
+# The adapter is an entry, a kit and area files: the warm parent must hold them all, and no thread.
+PRELOAD_CHECK = """
+import sys, threading, forkserver
+forkserver.preload()
+import adapter
+missing = [m for m in ("kit", "kit_wire") + adapter.AREAS if m not in sys.modules]
+print("ok" if not missing and threading.active_count() == 1 else f"missing {missing}, {threading.active_count()} threads")
+"""
+
+
 def main() -> int:
     python = smoke_test.adapter_cmd()[0]
+    pre = subprocess.run([python, "-c", PRELOAD_CHECK], cwd=HERE, capture_output=True, text=True, timeout=120)
+    check("the server preloads the kit and every area, and starts no thread",
+          pre.returncode == 0 and pre.stdout.strip() == "ok", pre.stdout + pre.stderr[-2000:])
     server = Server(python)
     try:
         cwd = tempfile.mkdtemp(prefix="tnx-fork-cwd-")

@@ -248,6 +248,9 @@ class Adapter:
 
 
 SCHEMA_PATH = os.path.join(HERE, "..", "..", "schema", "protocol.schema.json")
+SERVED_OPS = ("hello", "client.create", "client.run", "client.ask", "store.get", "store.save", "store.identity",
+              "toolkit.create", "toolkit.close", "mcp.load", "mcp.list", "toolkit.describe", "tool.execute",
+              "adapters", "sanitize", "shutdown")  # what this adapter serves: kit, llm, store, tools, mcp
 RESULT_DEFS = {
     "hello": "result.hello", "client.run": "result.run", "client.ask": "result.run",
     "store.get": "result.store.get", "store.identity": "result.store.identity",
@@ -397,6 +400,12 @@ def main() -> int:
               and res.get("version") and res.get("runtime", "").startswith("CPython 3.")
               and "client.run" in res.get("ops", []), r)
         print(f"     {res.get('library')} {res.get('version')} on {res.get('runtime')}")
+        # every area file registered its ops, and hello lists them in the schema's order, as it always has
+        with open(SCHEMA_PATH) as f:
+            schema_ops = json.load(f)["$defs"]["request"]["properties"]["op"]["enum"]
+        ops = res.get("ops") or []
+        check("hello lists every area's ops, in the schema's order",
+              ops == [op for op in schema_ops if op in ops] and not set(SERVED_OPS) - set(ops), ops)
 
         # 1. request shaping, non-stream, one host tool, recording transport, host store
         ad.answer = shaping

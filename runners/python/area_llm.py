@@ -1,0 +1,85 @@
+"""The llm area: client.create, client.run and client.ask, and the bodyTransform and beforeLLM
+host functions a client is created with. What other areas add to a client (the recording
+transport, the host store) comes from kit.client_options."""
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import Any, Callable
+
+import toolnexus as tn
+
+import kit
+from kit import AdapterError
+
+
+def body_transform_stub(client: str) -> Callable[[dict[str, Any]], Any]:
+    def transform(body: dict[str, Any]) -> Any:
+        # inPlace: the very body, edited to equal the answer; else a new body, or None: the port keeps its own
+        return kit.slot("bodyTransform", {"client": client, "body": body}, edit=body)
+    return transform
+
+
+def before_llm_stub(client: str) -> Callable[[dict[str, Any]], Any]:
+    def before_llm(ev: dict[str, Any]) -> Any:
+        args = {"client": client, "turn": ev.get("turn"), "messages": ev.get("messages"), "tools": ev.get("tools")}
+        return kit.slot("beforeLLM", args)  # None, or {messages?, tools?}: the port's override
+    return before_llm
+
+
+def run_report(res: Any) -> dict[str, Any]:
+    # What the port returned, nothing invented: a missing result stays None/null.
+    calls = getattr(res, "tool_calls", None)
+    return {"text": getattr(res, "text", None), "turns": getattr(res, "turns", None),
+            "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
+            "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None}
+
+
+def call_of(tc: dict[str, Any]) -> dict[str, Any]:
+    # one RunResult.tool_calls entry {name, args, output, is_error, metadata}; metadata None: none given
+    out = {"name": tc.get("name"), "args": tc.get("args"), "output": tc.get("output"), "isError": tc.get("is_error")}
+    if tc.get("metadata") is not None:
+        out["metadata"] = tc["metadata"]
+    return out
+
+
+async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
+    handle = args["handle"]
+    kw: dict[str, Any] = {"base_url": args["baseUrl"], "style": args["style"],
+                          "model": args["model"], "api_key": args["apiKey"]}
+    for k, name in (("systemPrompt", "system_prompt"), ("maxTurns", "max_turns"), ("requestParams", "request_params")):
+        if k in args:
+            kw[name] = copy.deepcopy(args[k])
+    if args.get("bodyTransform"):
+        kw["body_transform"] = body_transform_stub(handle)
+    if args.get("beforeLLM"):
+        kw["hooks"] = {"before_llm": before_llm_stub(handle)}
+    kw.update(kit.client_options(handle, args))
+    kit.clients[handle] = tn.create_client(**kw)
+    return {}
+
+
+async def op_client_run(args: dict[str, Any]) -> dict[str, Any]:
+    client, tk, prompt = kit.clients.lookup(args["client"]), kit.toolkit_of(args), args["prompt"]
+    if not args.get("stream"):
+        return run_report(await client.run(prompt, tk, history=args.get("history")))
+    if args.get("history"):  # an empty history is the same as none
+        raise AdapterError("unsupported",
+                           "toolnexus Client.stream(prompt, toolkit, *, id=None, cancel=None) takes no history")
+    result = None
+    async with contextlib.aclosing(client.stream(prompt, tk)) as events:
+        async for ev in events:
+            if isinstance(ev, dict) and ev.get("type") == "done":
+                result = ev.get("result")
+    if result is None:
+        raise AdapterError("failed", "adapter: the stream ended without a done event")
+    return run_report(result)
+
+
+async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
+    client = kit.clients.lookup(args["client"])
+    return run_report(await client.ask(args["prompt"], kit.toolkit_of(args), id=args["id"]))
+
+
+kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},
+             slots=("bodyTransform", "beforeLLM"))

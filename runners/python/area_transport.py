@@ -1,0 +1,37 @@
+"""The transport area: the recording HTTP client that client.create installs for
+httpClient: "recording", and the `http` host function it calls before each request."""
+from __future__ import annotations
+
+from typing import Any
+
+import toolnexus as tn
+
+import kit
+from kit import AdapterError
+
+
+class RecordingTransport(tn.UrllibTransport):
+    """The port's Gap 2 injection point, its default transport, calling back before each request
+    (retries included)."""
+
+    def __init__(self, client: str) -> None:
+        self._client = client
+
+    def post(self, url: str, *rest: Any) -> Any:
+        kit.slot("http", {"client": self._client, "method": "POST", "url": url})
+        return super().post(url, *rest)
+
+    def open(self, url: str, *rest: Any) -> Any:  # noqa: A003
+        kit.slot("http", {"client": self._client, "method": "POST", "url": url})
+        return super().open(url, *rest)
+
+
+def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
+    if "httpTimeoutMs" in args:
+        # The port's http_transport has no timeout of its own to keep or drop.
+        raise AdapterError("unsupported",
+                           "adapter: httpTimeoutMs: the Python port takes an http_transport with no timeout of its own")
+    return {"http_transport": RecordingTransport(handle)} if args.get("httpClient") == "recording" else {}
+
+
+kit.register({}, slots=("http",), client_option=client_option)
