@@ -1,0 +1,71 @@
+// Area llm: client.create, client.run, client.ask, and the bodyTransform and beforeLLM host
+// functions client.create installs. Other areas add their own client options through the
+// kit's extendClient (the recording fetch, the host store).
+import { applyClientExtensions, clients, declareSlots, editTo, fault, isObject, lookupClient, lookupToolkit, register, slot, unsupported } from "./kit.mjs"
+
+let tn // the port's exports, set by install
+
+function bodyTransformStub(client) {
+  return (body) => {
+    const { value, inPlace } = slot("bodyTransform", { client, body })
+    return inPlace && isObject(value) ? editTo(body, value) : value ?? null
+  }
+}
+
+function beforeLLMStub(client) {
+  return (ev) => {
+    const { value } = slot("beforeLLM", { client, turn: ev.turn, messages: ev.messages, tools: ev.tools ?? null })
+    return value ?? undefined // null: no override
+  }
+}
+
+// withRun resolves the handles, runs fn and reports what the port returned (missing stays
+// null). With no toolkit named it passes an empty one, as the port's run needs a Toolkit.
+async function withRun(args, fn) {
+  const { client } = lookupClient(args.client)
+  const empty = args.toolkit === undefined ? await tn.createToolkit({ builtins: false }) : undefined
+  try {
+    const res = (await fn(client, empty ?? lookupToolkit(args.toolkit))) ?? {}
+    const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
+    // RunResult.toolCalls as given; an undefined metadata drops out of the JSON line
+    const calls = Array.isArray(res.toolCalls)
+      ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
+      : null
+    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls }
+  } finally {
+    if (empty) await empty.close().catch(() => {})
+  }
+}
+
+// drainStream consumes the port's async generator up to its `done` event.
+async function drainStream(gen) {
+  for await (const ev of gen) if (ev && ev.type === "done") return ev.result ?? null
+  throw fault("adapter: the stream ended without a done event")
+}
+
+export function install(port) {
+  tn = port
+  declareSlots("bodyTransform", "beforeLLM")
+
+  register("client.create", (args) => {
+    const opts = { baseUrl: args.baseUrl, style: args.style, model: args.model, apiKey: args.apiKey }
+    for (const k of ["systemPrompt", "maxTurns", "requestParams"]) if (args[k] !== undefined) opts[k] = args[k]
+    if (args.bodyTransform) opts.bodyTransform = bodyTransformStub(args.handle)
+    if (args.beforeLLM) opts.hooks = { beforeLLM: beforeLLMStub(args.handle) }
+    const kept = applyClientExtensions(args, opts)
+    const client = tn.createClient(opts)
+    if (!client) throw fault("adapter: createClient returned nothing")
+    clients.set(args.handle, { client, ...kept })
+    return {}
+  })
+
+  register("client.run", (args) => {
+    if (args.stream && args.history) throw unsupported("adapter: the JS port's stream() takes no history")
+    return withRun(args, (client, toolkit) => {
+      if (args.stream) return drainStream(client.stream(args.prompt, { toolkit }))
+      return client.run(args.prompt, args.history ? { toolkit, history: args.history } : { toolkit })
+    })
+  })
+
+  register("client.ask", (args) => withRun(args, (client, toolkit) => client.ask(args.prompt, { toolkit, id: args.id })))
+}
