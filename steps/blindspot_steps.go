@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 	"time"
 
@@ -13,17 +14,17 @@ import (
 // Steps for what a port can get wrong that the plain paths do not show: retries through the
 // injected client, base URLs that already carry /v1 or a slash, a teardown that is still
 // under way when the call returns.
-func (w *World) registerBlindSpotSteps(sc stepAdder) {
-	sc.Step(`^the fake LLM first fails with (a 503|a 429|a dropped connection) and then answers "([^"]*)"$`, w.scriptFaultThenText)
-	sc.Step(`^the fake LLM saw the request retried$`, w.sawRetry)
-	sc.Step(`^a recording HTTP client with its own request timeout of (\d+) ms$`, w.recordingHTTPWithTimeout)
-	sc.Step(`^the fake LLM first answers after (\d+) ms and then answers "([^"]*)"$`, w.scriptSlowThenText)
-	sc.Step(`^the client gave up on LLM request (\d+) within (\d+) ms$`, w.gaveUpWithin)
-	sc.Step(`^an? (openai|anthropic) client whose base URL ends in "([^"]*)"$`, w.clientWithBaseSuffix)
-	sc.Step(`^every LLM request went to "([^"]*)" under the fake's route$`, w.everyRequestWentTo)
-	sc.Step(`^the last LLM request does not carry the message "([^"]*)"$`, w.lastRequestLacks)
-	sc.Step(`^the stdio server of "([^"]*)" was already gone when the call returned$`, w.goneAtReturn)
-	sc.Step(`^the stdio server of "([^"]*)" was never started$`, w.neverStarted)
+func registerBlindSpotSteps(sc *kernel.Steps) {
+	sc.Step(`^the fake LLM first fails with (a 503|a 429|a dropped connection) and then answers "([^"]*)"$`, (*World).scriptFaultThenText)
+	sc.Step(`^the fake LLM saw the request retried$`, (*World).sawRetry)
+	sc.Step(`^a recording HTTP client with its own request timeout of (\d+) ms$`, (*World).recordingHTTPWithTimeout)
+	sc.Step(`^the fake LLM first answers after (\d+) ms and then answers "([^"]*)"$`, (*World).scriptSlowThenText)
+	sc.Step(`^the client gave up on LLM request (\d+) within (\d+) ms$`, (*World).gaveUpWithin)
+	sc.Step(`^an? (openai|anthropic) client whose base URL ends in "([^"]*)"$`, (*World).clientWithBaseSuffix)
+	sc.Step(`^every LLM request went to "([^"]*)" under the fake's route$`, (*World).everyRequestWentTo)
+	sc.Step(`^the last LLM request does not carry the message "([^"]*)"$`, (*World).lastRequestLacks)
+	sc.Step(`^the stdio server of "([^"]*)" was already gone when the call returned$`, (*World).goneAtReturn)
+	sc.Step(`^the stdio server of "([^"]*)" was never started$`, (*World).neverStarted)
 }
 
 // scriptFaultThenText makes the first answer a transient failure a client retries (SPEC §8:
@@ -36,15 +37,15 @@ func (w *World) scriptFaultThenText(fault, text string) error {
 	case "a 429":
 		first = llm.Reply{Status: 429, RetryAfter: "0"}
 	}
-	w.route.Script(first, llm.Reply{Text: text})
+	w.llm().route.Script(first, llm.Reply{Text: text})
 	return nil
 }
 
 // sawRetry is the premise of a retry scenario: a port that does not retry proves nothing
 // about which client carries a retry.
 func (w *World) sawRetry() error {
-	if n := len(w.route.Requests()); n < 2 {
-		return &Inconclusive{Why: fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
+	if n := len(w.llm().route.Requests()); n < 2 {
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
 	}
 	return nil
 }
@@ -59,7 +60,7 @@ func (w *World) recordingHTTPWithTimeout(ms int) error {
 }
 
 func (w *World) scriptSlowThenText(ms int, text string) error {
-	w.route.Script(llm.Reply{Text: "too late", Delay: time.Duration(ms) * time.Millisecond}, llm.Reply{Text: text})
+	w.llm().route.Script(llm.Reply{Text: "too late", Delay: time.Duration(ms) * time.Millisecond}, llm.Reply{Text: text})
 	return nil
 }
 
@@ -68,13 +69,13 @@ func (w *World) gaveUpWithin(n, ms int) error {
 	var d time.Duration
 	// The close may reach the fake a moment after the run returned.
 	waitFor(time.Second, func() bool {
-		reqs := w.route.Requests()
+		reqs := w.llm().route.Requests()
 		if len(reqs) >= n {
 			d = reqs[n-1].GaveUpAfter
 		}
 		return d > 0
 	})
-	reqs := w.route.Requests()
+	reqs := w.llm().route.Requests()
 	switch {
 	case len(reqs) < n:
 		return fmt.Errorf("the fake LLM got %d requests; want at least %d", len(reqs), n)
@@ -90,18 +91,18 @@ func (w *World) clientWithBaseSuffix(style, suffix string) error {
 	if err := w.aClient(style); err != nil {
 		return err
 	}
-	w.client["baseUrl"] = w.route.BaseURL() + suffix
+	w.llm().client["baseUrl"] = w.llm().route.BaseURL() + suffix
 	return nil
 }
 
 // everyRequestWentTo checks each recorded request's path below the route prefix.
 func (w *World) everyRequestWentTo(path string) error {
-	reqs := w.route.Requests()
+	reqs := w.llm().route.Requests()
 	if len(reqs) == 0 {
 		return fmt.Errorf("the fake LLM got no request")
 	}
 	for i, r := range reqs {
-		if got := strings.TrimPrefix(r.Path, w.route.Prefix()); got != path {
+		if got := strings.TrimPrefix(r.Path, w.llm().route.Prefix()); got != path {
 			return fmt.Errorf("LLM request %d went to %q under the route; want %q", i+1, got, path)
 		}
 	}
@@ -126,27 +127,27 @@ func (w *World) lastRequestLacks(text string) error {
 // arrived (snapshotted by the MCP action, mcp_state.go), with no grace: a call that says it
 // disconnected before returning must not leave its teardown still running.
 func (w *World) goneAtReturn(name string) error {
-	path, ok := w.mcp.pidFiles[name]
+	path, ok := w.mcp().pidFiles[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
 	pid, err := readPID(path)
 	if err != nil {
-		return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
 	}
-	alive, seen := w.mcp.aliveAtReturn[name]
+	alive, seen := w.mcp().aliveAtReturn[name]
 	if !seen {
-		return fmt.Errorf("the stdio server of %q (pid %d) was started only after %s returned", name, pid, w.lastOp)
+		return fmt.Errorf("the stdio server of %q (pid %d) was started only after %s returned", name, pid, w.lastOp())
 	}
 	if alive {
 		return fmt.Errorf("the stdio server of %q (pid %d) was still running when %s returned (gone %s later: %v)",
-			name, pid, w.lastOp, timing.ExitGrace, w.settle(func() bool { return mcpfake.ProcessGone(pid) }))
+			name, pid, w.lastOp(), timing.ExitGrace, w.settle(func() bool { return mcpfake.ProcessGone(pid) }))
 	}
 	return nil
 }
 
 func (w *World) neverStarted(name string) error {
-	path, ok := w.mcp.pidFiles[name]
+	path, ok := w.mcp().pidFiles[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}

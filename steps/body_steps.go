@@ -3,34 +3,35 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"sort"
 	"strings"
 
 	"github.com/cucumber/godog"
 )
 
-func (w *World) registerBodySteps(sc stepAdder) {
-	sc.Step(`^every LLM request body has "([^"]*)" equal to (.+)$`, w.everyBodyHasInline)
-	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, w.everyBodyHasDoc)
-	sc.Step(`^no LLM request body has the key "([^"]*)"$`, w.noBodyHasKey)
-	sc.Step(`^every LLM request body has exactly the keys (.+)$`, w.exactKeys)
-	sc.Step(`^every LLM request body has exactly this port's pre-change keys for "([^"]*)"$`, w.exactPreChangeKeys)
-	sc.Step(`^the LLM request body's "([^"]*)" is (absent|true|"[^"]*")$`, w.bodyKeyIs)
-	sc.Step(`^the body transform saw "([^"]*)" equal to (.+)$`, w.transformSaw)
-	sc.Step(`^the body transform saw the last user message "([^"]*)"$`, w.transformSawLastUser)
-	sc.Step(`^the body transform ran on every LLM request$`, w.transformRanOnEvery)
-	sc.Step(`^the body transform never saw "([^"]*)"$`, w.transformNeverSaw)
-	sc.Step(`^each wire body is exactly what the body transform returned$`, w.wireIsTransformOutput)
-	sc.Step(`^the last user message on the wire is "([^"]*)"$`, w.lastUserOnWire)
-	sc.Step(`^every LLM request offers exactly the tools (.+)$`, w.offersTools)
-	sc.Step(`^LLM request (\d+) carries the tool output "([^"]*)"$`, w.requestCarriesToolOutput)
-	sc.Step(`^the last LLM request carries, in order, the messages (.+)$`, w.lastRequestCarriesInOrder)
+func registerBodySteps(sc *kernel.Steps) {
+	sc.Step(`^every LLM request body has "([^"]*)" equal to (.+)$`, (*World).everyBodyHasInline)
+	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, (*World).everyBodyHasDoc)
+	sc.Step(`^no LLM request body has the key "([^"]*)"$`, (*World).noBodyHasKey)
+	sc.Step(`^every LLM request body has exactly the keys (.+)$`, (*World).exactKeys)
+	sc.Step(`^every LLM request body has exactly this port's pre-change keys for "([^"]*)"$`, (*World).exactPreChangeKeys)
+	sc.Step(`^the LLM request body's "([^"]*)" is (absent|true|"[^"]*")$`, (*World).bodyKeyIs)
+	sc.Step(`^the body transform saw "([^"]*)" equal to (.+)$`, (*World).transformSaw)
+	sc.Step(`^the body transform saw the last user message "([^"]*)"$`, (*World).transformSawLastUser)
+	sc.Step(`^the body transform ran on every LLM request$`, (*World).transformRanOnEvery)
+	sc.Step(`^the body transform never saw "([^"]*)"$`, (*World).transformNeverSaw)
+	sc.Step(`^each wire body is exactly what the body transform returned$`, (*World).wireIsTransformOutput)
+	sc.Step(`^the last user message on the wire is "([^"]*)"$`, (*World).lastUserOnWire)
+	sc.Step(`^every LLM request offers exactly the tools (.+)$`, (*World).offersTools)
+	sc.Step(`^LLM request (\d+) carries the tool output "([^"]*)"$`, (*World).requestCarriesToolOutput)
+	sc.Step(`^the last LLM request carries, in order, the messages (.+)$`, (*World).lastRequestCarriesInOrder)
 }
 
 // bodies are the decoded bodies the fake LLM recorded for this scenario.
 func (w *World) bodies() ([]map[string]any, error) {
 	var out []map[string]any
-	for i, r := range w.route.Requests() {
+	for i, r := range w.llm().route.Requests() {
 		if r.Body == nil {
 			return nil, fmt.Errorf("LLM request %d was not a JSON object: %q", i+1, clipString(string(r.Raw), 200))
 		}
@@ -76,7 +77,7 @@ func (w *World) everyBodyHas(key string, want any) error {
 		if !ok {
 			return fmt.Errorf("LLM request %d has no %q key; keys: %v", i+1, key, keysOf(b))
 		}
-		if d := diffOf(want, got); d != nil {
+		if d := kernel.DiffOf(want, got); d != nil {
 			return fmt.Errorf("LLM request %d: %q differs (-want +got):\n%w", i+1, key, d)
 		}
 	}
@@ -104,7 +105,7 @@ func (w *World) exactKeys(list string) error {
 		return err
 	}
 	for i, b := range bodies {
-		if d := diffOf(want, keysOf(b)); d != nil {
+		if d := kernel.DiffOf(want, keysOf(b)); d != nil {
 			return fmt.Errorf("LLM request %d key set differs (-want +got):\n%w", i+1, d)
 		}
 	}
@@ -124,10 +125,12 @@ func (w *World) bodyKeyIs(key, state string) error {
 // transformSaws gathers what the adapter's transform recorded, across every run.
 func (w *World) transformSaws() ([]map[string]any, error) {
 	var out []map[string]any
-	for _, r := range w.host.ranRecords() {
-		for _, v := range r.transformSaw {
-			m, _ := v.(map[string]any)
-			out = append(out, m)
+	for _, r := range w.ranRequests() {
+		for _, c := range r.Slots {
+			if c.Slot == "bodyTransform" {
+				m, _ := deepCopy(c.Decode()["body"]).(map[string]any) // numbers as float64, as they are compared
+				out = append(out, m)
+			}
 		}
 	}
 	if len(out) == 0 {
@@ -146,7 +149,7 @@ func (w *World) transformSaw(key, raw string) error {
 		return err
 	}
 	for i, s := range saws {
-		if d := diffOf(want, s[key]); d != nil {
+		if d := kernel.DiffOf(want, s[key]); d != nil {
 			return fmt.Errorf("call %d of the transform saw %q differ (-want +got):\n%w", i+1, key, d)
 		}
 	}
@@ -186,7 +189,7 @@ func (w *World) transformRanOnEvery() error {
 	if err != nil {
 		return err
 	}
-	if n := len(w.route.Requests()); len(saws) != n {
+	if n := len(w.llm().route.Requests()); len(saws) != n {
 		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), n)
 	}
 	return nil
@@ -206,10 +209,10 @@ func (w *World) wireIsTransformOutput() error {
 	if len(saws) != len(bodies) {
 		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), len(bodies))
 	}
-	spec, _ := w.client["bodyTransform"].(map[string]any)
+	spec, _ := w.llm().client["bodyTransform"].(map[string]any)
 	for i := range bodies {
 		want := applyTransform(spec, saws[i])
-		if d := diffOf(want, bodies[i]); d != nil {
+		if d := kernel.DiffOf(want, bodies[i]); d != nil {
 			return fmt.Errorf("LLM request %d is not what the transform returned (-returned +wire):\n%w", i+1, d)
 		}
 	}
@@ -286,7 +289,7 @@ func (w *World) offersTools(list string) error {
 		for _, t := range tools {
 			got = append(got, toolName(t))
 		}
-		if d := diffOf(want, got); d != nil {
+		if d := kernel.DiffOf(want, got); d != nil {
 			return fmt.Errorf("LLM request %d offers other tools (-want +got):\n%w", i+1, d)
 		}
 	}

@@ -3,35 +3,36 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
 	"github.com/cucumber/godog"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 )
 
-func (w *World) registerClientSteps(sc stepAdder) {
-	sc.Step(`^an? (openai|anthropic) client$`, w.aClient)
-	sc.Step(`^an? (openai|anthropic) client with request params:$`, w.aClientWithParams)
-	sc.Step(`^the client has request params:$`, w.requestParams)
-	sc.Step(`^a body transform that records what it sees$`, w.transformRecords)
-	sc.Step(`^a body transform that deletes "([^"]*)" and sets "([^"]*)" to "([^"]*)"$`, w.transformDeleteSet)
-	sc.Step(`^a body transform that appends "([^"]*)" to the last user message$`, w.transformAppend)
-	sc.Step(`^a body transform that returns null$`, w.transformNull)
-	sc.Step(`^a body transform that edits its input in place: it appends "([^"]*)" to the last user message and sets "([^"]*)" to "([^"]*)" inside "([^"]*)"$`, w.transformInPlace)
-	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, w.hookReplaces)
-	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, w.hookEmptyTools)
-	sc.Step(`^a recording HTTP client$`, w.recordingHTTP)
-	sc.Step(`^a host-supplied conversation store$`, w.hostStore)
-	sc.Step(`^a toolkit with the host tool "([^"]*)"$`, w.toolkitWithHostTool)
-	sc.Step(`^an empty toolkit$`, w.emptyToolkit)
-	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then answers "([^"]*)"$`, w.scriptToolThenText)
-	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode$`, w.runs)
-	sc.Step(`^the client asks "([^"]*)" in conversation "([^"]*)"$`, w.asks)
+func registerClientSteps(sc *kernel.Steps) {
+	sc.Step(`^an? (openai|anthropic) client$`, (*World).aClient)
+	sc.Step(`^an? (openai|anthropic) client with request params:$`, (*World).aClientWithParams)
+	sc.Step(`^the client has request params:$`, (*World).requestParams)
+	sc.Step(`^a body transform that records what it sees$`, (*World).transformRecords)
+	sc.Step(`^a body transform that deletes "([^"]*)" and sets "([^"]*)" to "([^"]*)"$`, (*World).transformDeleteSet)
+	sc.Step(`^a body transform that appends "([^"]*)" to the last user message$`, (*World).transformAppend)
+	sc.Step(`^a body transform that returns null$`, (*World).transformNull)
+	sc.Step(`^a body transform that edits its input in place: it appends "([^"]*)" to the last user message and sets "([^"]*)" to "([^"]*)" inside "([^"]*)"$`, (*World).transformInPlace)
+	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, (*World).hookReplaces)
+	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, (*World).hookEmptyTools)
+	sc.Step(`^a recording HTTP client$`, (*World).recordingHTTP)
+	sc.Step(`^a host-supplied conversation store$`, (*World).hostStore)
+	sc.Step(`^a toolkit with the host tool "([^"]*)"$`, (*World).toolkitWithHostTool)
+	sc.Step(`^an empty toolkit$`, (*World).emptyToolkit)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptToolThenText)
+	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode$`, (*World).runs)
+	sc.Step(`^the client asks "([^"]*)" in conversation "([^"]*)"$`, (*World).asks)
 }
 
 func (w *World) aClient(style string) error {
-	w.client = map[string]any{
-		"handle": w.handle("c"), "baseUrl": w.route.BaseURL(), "style": style,
+	w.llm().client = map[string]any{
+		"handle": w.handle("c"), "baseUrl": w.llm().route.BaseURL(), "style": style,
 		"model": "conformance-model", "apiKey": "test-key",
 	}
 	return nil
@@ -45,13 +46,13 @@ func (w *World) aClientWithParams(style string, doc *godog.DocString) error {
 }
 
 func (w *World) setClient(key string, v any) error {
-	if w.client == nil {
+	if w.llm().client == nil {
 		return fmt.Errorf("harness: scenario sets %q before naming a client", key)
 	}
-	if w.clientReady {
+	if w.llm().clientReady {
 		return fmt.Errorf("harness: scenario sets %q after the client was created", key)
 	}
-	w.client[key] = v
+	w.llm().client[key] = v
 	return nil
 }
 
@@ -64,7 +65,7 @@ func (w *World) requestParams(doc *godog.DocString) error {
 }
 
 func (w *World) transform() map[string]any {
-	t, _ := w.client["bodyTransform"].(map[string]any)
+	t, _ := w.llm().client["bodyTransform"].(map[string]any)
 	if t == nil {
 		t = map[string]any{}
 		_ = w.setClient("bodyTransform", t)
@@ -73,7 +74,7 @@ func (w *World) transform() map[string]any {
 }
 
 func (w *World) transformRecords() error {
-	if w.client == nil {
+	if w.llm().client == nil {
 		return fmt.Errorf("harness: body transform before a client")
 	}
 	w.transform()
@@ -120,7 +121,7 @@ func (w *World) transformNull() error {
 }
 
 func (w *World) hook() map[string]any {
-	h, _ := w.client["beforeLLM"].(map[string]any)
+	h, _ := w.llm().client["beforeLLM"].(map[string]any)
 	if h == nil {
 		h = map[string]any{}
 		_ = w.setClient("beforeLLM", h)
@@ -129,7 +130,7 @@ func (w *World) hook() map[string]any {
 }
 
 func (w *World) hookReplaces(content string) error {
-	if w.client == nil {
+	if w.llm().client == nil {
 		return fmt.Errorf("harness: hook before a client")
 	}
 	w.hook()["setLastUserContent"] = content
@@ -137,7 +138,7 @@ func (w *World) hookReplaces(content string) error {
 }
 
 func (w *World) hookEmptyTools() error {
-	if w.client == nil {
+	if w.llm().client == nil {
 		return fmt.Errorf("harness: hook before a client")
 	}
 	w.hook()["tools"] = []any{}
@@ -158,13 +159,13 @@ func echoTool(name string) map[string]any {
 }
 
 func (w *World) toolkitWithHostTool(name string) error {
-	w.host.addTool(name, name+"-output")
+	w.ct().addTool(name, name+"-output")
 	h := w.handle("t")
 	if _, err := w.must("toolkit.create", map[string]any{"handle": h, "extraTools": []any{echoTool(name)}}); err != nil {
 		return err
 	}
-	w.toolkit = h
-	w.toolkits = append(w.toolkits, h)
+	w.tk().toolkit = h
+	w.tk().toolkits = append(w.tk().toolkits, h)
 	return nil
 }
 
@@ -173,13 +174,13 @@ func (w *World) emptyToolkit() error {
 	if _, err := w.must("toolkit.create", map[string]any{"handle": h}); err != nil {
 		return err
 	}
-	w.toolkit = h
-	w.toolkits = append(w.toolkits, h)
+	w.tk().toolkit = h
+	w.tk().toolkits = append(w.tk().toolkits, h)
 	return nil
 }
 
 func (w *World) scriptToolThenText(tool, text string) error {
-	w.route.Script(
+	w.llm().route.Script(
 		llm.Reply{ToolCalls: []llm.ToolCall{{Name: tool, Args: map[string]any{"text": "from the model"}}}},
 		llm.Reply{Text: text},
 	)
@@ -188,16 +189,16 @@ func (w *World) scriptToolThenText(tool, text string) error {
 
 // ensureClient sends client.create once, with everything the Given steps collected.
 func (w *World) ensureClient() error {
-	if w.client == nil {
+	if w.llm().client == nil {
 		return fmt.Errorf("harness: scenario uses a client it never described")
 	}
-	if w.clientReady {
+	if w.llm().clientReady {
 		return nil
 	}
-	if _, err := w.must("client.create", w.host.install(w.client)); err != nil {
+	if _, err := w.must("client.create", w.llm().install(w.llm().client)); err != nil {
 		return err
 	}
-	w.clientReady = true
+	w.llm().clientReady = true
 	return nil
 }
 
@@ -205,16 +206,16 @@ func (w *World) runs(prompt, mode string) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	args := map[string]any{"client": w.client["handle"], "prompt": prompt, "stream": mode == "stream"}
-	if w.toolkit != "" {
-		args["toolkit"] = w.toolkit
+	args := map[string]any{"client": w.llm().client["handle"], "prompt": prompt, "stream": mode == "stream"}
+	if w.tk().toolkit != "" {
+		args["toolkit"] = w.tk().toolkit
 	}
 	r, err := w.call("client.run", args)
 	if err != nil {
 		return err
 	}
 	if r.OK {
-		w.results = append(w.results, r.Result)
+		w.llm().results = append(w.llm().results, r.Result)
 	}
 	return nil
 }
@@ -223,16 +224,16 @@ func (w *World) asks(prompt, id string) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	args := map[string]any{"client": w.client["handle"], "prompt": prompt, "id": id}
-	if w.toolkit != "" {
-		args["toolkit"] = w.toolkit
+	args := map[string]any{"client": w.llm().client["handle"], "prompt": prompt, "id": id}
+	if w.tk().toolkit != "" {
+		args["toolkit"] = w.tk().toolkit
 	}
 	r, err := w.call("client.ask", args)
 	if err != nil {
 		return err
 	}
 	if r.OK {
-		w.results = append(w.results, r.Result)
+		w.llm().results = append(w.llm().results, r.Result)
 	}
 	return nil
 }

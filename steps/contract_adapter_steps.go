@@ -2,29 +2,30 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"slices"
 	"sort"
 )
 
 // Steps on the three schema adapters (contract C5).
-func (w *World) registerContractAdapterSteps(sc stepAdder) {
-	sc.Step(`^every openai entry has exactly the keys type and function, and its function exactly name, description and parameters$`, w.openaiShape)
-	sc.Step(`^every anthropic entry has exactly the keys name, description and input_schema$`, w.anthropicShape)
-	sc.Step(`^the gemini output is one element whose only key is functionDeclarations, each with exactly name, description and parameters$`, w.geminiShape)
-	sc.Step(`^the gemini output is exactly (.+)$`, w.geminiExactly)
-	sc.Step(`^each adapter's schema equals the described input schema of the same tool$`, w.adapterSchemasMatch)
-	sc.Step(`^the tool order is (.+) in the description and in all three adapters$`, w.toolOrderEverywhere)
-	sc.Step(`^the schema adapters match the golden copy "([^"]*)"$`, w.adaptersMatchGolden)
-	sc.Step(`^the returned values match the golden copy "([^"]*)"$`, w.returnedMatchGolden)
+func registerContractAdapterSteps(sc *kernel.Steps) {
+	sc.Step(`^every openai entry has exactly the keys type and function, and its function exactly name, description and parameters$`, (*World).openaiShape)
+	sc.Step(`^every anthropic entry has exactly the keys name, description and input_schema$`, (*World).anthropicShape)
+	sc.Step(`^the gemini output is one element whose only key is functionDeclarations, each with exactly name, description and parameters$`, (*World).geminiShape)
+	sc.Step(`^the gemini output is exactly (.+)$`, (*World).geminiExactly)
+	sc.Step(`^each adapter's schema equals the described input schema of the same tool$`, (*World).adapterSchemasMatch)
+	sc.Step(`^the tool order is (.+) in the description and in all three adapters$`, (*World).toolOrderEverywhere)
+	sc.Step(`^the schema adapters match the golden copy "([^"]*)"$`, (*World).adaptersMatchGolden)
+	sc.Step(`^the returned values match the golden copy "([^"]*)"$`, (*World).returnedMatchGolden)
 }
 
 func (w *World) adapterList(style string) ([]map[string]any, error) {
-	if w.rendered == nil {
+	if w.ct().rendered == nil {
 		return nil, fmt.Errorf("harness: the schema adapters were not rendered")
 	}
-	list, ok := w.rendered[style].([]any)
+	list, ok := w.ct().rendered[style].([]any)
 	if !ok {
-		return nil, fmt.Errorf("adapters returned %s for %s; want a list", compactJSON(w.rendered[style]), style)
+		return nil, fmt.Errorf("adapters returned %s for %s; want a list", compactJSON(w.ct().rendered[style]), style)
 	}
 	out := []map[string]any{}
 	for i, v := range list {
@@ -87,7 +88,7 @@ func (w *World) geminiDecls() ([]map[string]any, error) {
 		return nil, err
 	}
 	if len(list) != 1 {
-		return nil, fmt.Errorf("gemini output has %d elements; want exactly one: %s", len(list), compactJSON(w.rendered["gemini"]))
+		return nil, fmt.Errorf("gemini output has %d elements; want exactly one: %s", len(list), compactJSON(w.ct().rendered["gemini"]))
 	}
 	if err := exactKeys("the gemini element", list[0], "functionDeclarations"); err != nil {
 		return nil, err
@@ -125,10 +126,10 @@ func (w *World) geminiShape() error {
 }
 
 func (w *World) geminiExactly(raw string) error {
-	if w.rendered == nil {
+	if w.ct().rendered == nil {
 		return fmt.Errorf("harness: the schema adapters were not rendered")
 	}
-	return sameJSON("the gemini output", raw, w.rendered["gemini"])
+	return sameJSON("the gemini output", raw, w.ct().rendered["gemini"])
 }
 
 // adapterEntries gives, per adapter, each entry's name and schema in order.
@@ -179,7 +180,7 @@ func (w *World) adapterSchemasMatch() error {
 			if !ok {
 				return fmt.Errorf("%s has a tool %q the toolkit does not describe", style, name)
 			}
-			if d := diffOf(want, e[1]); d != nil {
+			if d := kernel.DiffOf(want, e[1]); d != nil {
 				return fmt.Errorf("%s's schema for %q differs from the described input schema (-described +%s):\n%w", style, name, style, d)
 			}
 		}
@@ -197,7 +198,7 @@ func (w *World) toolOrderEverywhere(list string) error {
 	for _, t := range tools {
 		described = append(described, fmt.Sprint(t["name"]))
 	}
-	if d := diffOf(want, described); d != nil {
+	if d := kernel.DiffOf(want, described); d != nil {
 		return fmt.Errorf("the described tool order differs (-want +got):\n%w", d)
 	}
 	entries, err := w.adapterEntries()
@@ -209,7 +210,7 @@ func (w *World) toolOrderEverywhere(list string) error {
 		for _, e := range entries[style] {
 			got = append(got, fmt.Sprint(e[0]))
 		}
-		if d := diffOf(want, got); d != nil {
+		if d := kernel.DiffOf(want, got); d != nil {
 			return fmt.Errorf("the %s tool order differs (-want +got):\n%w", style, d)
 		}
 	}
@@ -219,29 +220,29 @@ func (w *World) toolOrderEverywhere(list string) error {
 // adaptersMatchGolden compares the three adapter outputs with the reference's (C5.7): the
 // order of tools counts, key order inside objects does not.
 func (w *World) adaptersMatchGolden(name string) error {
-	if w.rendered == nil {
+	if w.ct().rendered == nil {
 		return fmt.Errorf("harness: the schema adapters were not rendered")
 	}
-	return w.matchGoldenValue(name, "the adapter outputs differ", w.rendered)
+	return w.matchGoldenValue(name, "the adapter outputs differ", w.ct().rendered)
 }
 
 // returnedValues is what the library returned to this scenario's contract ops, in call order
 // (X.4): describe, execute and adapter results, and the tool calls of each run. Tool lists
 // are compared by name, not in order: order has claims of its own (C5.5, C5.6), and a port
 // that lists servers as they answer would otherwise flip X.4 with the machine's load.
-func (w *World) returnedValues() []any {
+func returnedValues(responses []kernel.Response) []any {
 	var out []any
-	for _, r := range w.responses {
-		switch r.op {
+	for _, r := range responses {
+		switch r.Op {
 		case "toolkit.describe", "tool.execute", "adapters", "sanitize":
-			if r.resp.OK {
-				out = append(out, map[string]any{"op": r.op, "result": toolsByName(r.op, r.resp.Result)})
+			if r.Resp.OK {
+				out = append(out, map[string]any{"op": r.Op, "result": toolsByName(r.Op, r.Resp.Result)})
 			} else {
-				out = append(out, map[string]any{"op": r.op, "error": r.resp.Error.Kind})
+				out = append(out, map[string]any{"op": r.Op, "error": r.Resp.Error.Kind})
 			}
 		case "client.run", "client.ask":
-			if r.resp.OK {
-				out = append(out, map[string]any{"op": r.op, "text": r.resp.Result["text"], "calls": r.resp.Result["calls"]})
+			if r.Resp.OK {
+				out = append(out, map[string]any{"op": r.Op, "text": r.Resp.Result["text"], "calls": r.Resp.Result["calls"]})
 			}
 		}
 	}
@@ -251,7 +252,7 @@ func (w *World) returnedValues() []any {
 // returnedMatchGolden compares the scenario's returned values with the reference's (X.4),
 // in order; key order inside objects does not count, byte-exact strings do.
 func (w *World) returnedMatchGolden(name string) error {
-	return w.matchGoldenValue(name, "the returned values differ", w.returnedValues())
+	return w.matchGoldenValue(name, "the returned values differ", returnedValues(w.a.Responses()))
 }
 
 // matchGoldenValue compares a value with the reference's golden copy, numbers by their JSON
@@ -262,7 +263,7 @@ func (w *World) matchGoldenValue(name, what string, v any) error {
 	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return parityDiff(what, name, w.env.Port, numbersAsText(want), got)
+	return parityDiff(what, name, w.env().Port, numbersAsText(want), got)
 }
 
 // toolsByName is a describe or adapters result (a copy) with each tool list sorted by name.

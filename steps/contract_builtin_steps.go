@@ -2,20 +2,21 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 )
 
 // Steps for the built-in tools as one source among the others (SPEC.md §7 toolkit.create
 // `builtins`): C2.9 judges how a collision with a builtin is settled, so it first proves the
 // port has that builtin at all.
-func (w *World) registerContractBuiltinSteps(sc stepAdder) {
-	sc.Step(`^the built-in tools are on$`, w.builtinsOn)
-	sc.Step(`^a toolkit with only the built-in tools has a built-in "([^"]*)"$`, w.hasBuiltin)
-	sc.Step(`^the described tool "([^"]*)" has source "([^"]*)"$`, w.describedSource)
+func registerContractBuiltinSteps(sc *kernel.Steps) {
+	sc.Step(`^the built-in tools are on$`, (*World).builtinsOn)
+	sc.Step(`^a toolkit with only the built-in tools has a built-in "([^"]*)"$`, (*World).hasBuiltin)
+	sc.Step(`^the described tool "([^"]*)" has source "([^"]*)"$`, (*World).describedSource)
 }
 
 func (w *World) builtinsOn() error {
-	w.builtins = true
+	w.ct().builtins = true
 	return nil
 }
 
@@ -30,9 +31,9 @@ func (w *World) hasBuiltin(name string) error {
 		return err
 	}
 	if !r.OK {
-		return &Inconclusive{Why: fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name), Final: true}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name), Final: true}
 	}
-	w.toolkits = append(w.toolkits, h)
+	w.tk().toolkits = append(w.tk().toolkits, h)
 	d, err := w.must("toolkit.describe", map[string]any{"toolkit": h})
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func (w *World) hasBuiltin(name string) error {
 			return nil
 		}
 	}
-	return &Inconclusive{Why: fmt.Sprintf("with only the built-in tools on, the toolkit has no builtin %q (it has: %s), so there is no collision to judge", name, strings.Join(seen, ", ")), Final: true}
+	return &kernel.Inconclusive{Why: fmt.Sprintf("with only the built-in tools on, the toolkit has no builtin %q (it has: %s), so there is no collision to judge", name, strings.Join(seen, ", ")), Final: true}
 }
 
 func (w *World) describedSource(name, source string) error {

@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,12 +20,12 @@ import (
 
 // Steps of the MCP config file (contract C3): a config written out in the scenario, with the
 // fakes put in by placeholder, and the secret scan.
-func (w *World) registerContractConfigSteps(sc stepAdder) {
-	sc.Step(`^the MCP config (file|inline):$`, w.rawConfig)
-	sc.Step(`^nothing the adapter emitted contains the secret$`, w.noSecretLeaked)
-	sc.Step(`^the MCP config is loaded with a cancel after (\d+) ms, for the scan$`, w.cancelledLoadForScan)
-	sc.Step(`^the status lists exactly the servers (.+)$`, w.statusExactly)
-	sc.Step(`^the stdio server of "([^"]*)" was started$`, w.stdioStarted)
+func registerContractConfigSteps(sc *kernel.Steps) {
+	sc.Step(`^the MCP config (file|inline):$`, (*World).rawConfig)
+	sc.Step(`^nothing the adapter emitted contains the secret$`, (*World).noSecretLeaked)
+	sc.Step(`^the MCP config is loaded with a cancel after (\d+) ms, for the scan$`, (*World).cancelledLoadForScan)
+	sc.Step(`^the status lists exactly the servers (.+)$`, (*World).statusExactly)
+	sc.Step(`^the stdio server of "([^"]*)" was started$`, (*World).stdioStarted)
 }
 
 // placeholder is {{kind:name}} or {{kind}} in a scenario's config.
@@ -66,7 +67,7 @@ func (w *World) setRawConfig(text string, asFile bool) error {
 	if !json.Valid([]byte(out)) {
 		return fmt.Errorf("harness: the scenario's MCP config is not JSON once filled:\n%s", out)
 	}
-	w.mcp.raw, w.mcp.asFile = out, asFile
+	w.mcp().raw, w.mcp().asFile = out, asFile
 	return nil
 }
 
@@ -77,14 +78,14 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 		if name == "" {
 			name = "stdio"
 		}
-		cfg, ok := w.mcp.filled[name]
+		cfg, ok := w.mcp().filled[name]
 		if !ok {
 			var extra []string
 			if catalogue != "" {
 				extra = []string{"--catalogue", catalogue}
 			}
 			cfg = w.stdioServer(name, extra...)
-			w.mcp.filled[name] = cfg
+			w.mcp().filled[name] = cfg
 		}
 		cmd, _ := cfg["command"].([]any)
 		switch kind {
@@ -97,7 +98,7 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 		}
 		return cmd[1:], nil
 	case "url", "http":
-		s, ok := w.mcp.http[name]
+		s, ok := w.mcp().http[name]
 		if !ok {
 			cfg, err := w.streamableServer(name)
 			if err != nil {
@@ -113,13 +114,13 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 		}
 		return s.URL(), nil
 	case "hang", "hang-url":
-		h, ok := w.mcp.hangs[name]
+		h, ok := w.mcp().hangs[name]
 		if !ok {
 			cfg, err := w.hangServer(name)
 			if err != nil {
 				return nil, err
 			}
-			h = w.mcp.hangs[name]
+			h = w.mcp().hangs[name]
 			_ = cfg
 		}
 		if kind == "hang" {
@@ -129,9 +130,9 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 	case "closed":
 		return faults.ClosedPort()
 	case "tmp":
-		return w.dir, nil
+		return w.a.Dir(), nil
 	case "tmp-path":
-		return filepath.Join(w.dir, name), nil
+		return filepath.Join(w.a.Dir(), name), nil
 	}
 	return nil, fmt.Errorf("harness: unknown placeholder {{%s}} in the MCP config", kind)
 }
@@ -139,11 +140,11 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 // rawConfigArg is configArg for a config the scenario wrote: a file, or the object sent as
 // written (a port whose maps keep insertion order sees the scenario's order).
 func (w *World) rawConfigArg() (map[string]any, error) {
-	if !w.mcp.asFile {
-		return map[string]any{"inline": json.RawMessage(w.mcp.raw)}, nil
+	if !w.mcp().asFile {
+		return map[string]any{"inline": json.RawMessage(w.mcp().raw)}, nil
 	}
-	path := filepath.Join(w.dir, "mcp.json")
-	if err := os.WriteFile(path, []byte(w.mcp.raw), 0o644); err != nil {
+	path := filepath.Join(w.a.Dir(), "mcp.json")
+	if err := os.WriteFile(path, []byte(w.mcp().raw), 0o644); err != nil {
 		return nil, fmt.Errorf("harness: writing %s: %w", path, err)
 	}
 	return map[string]any{"file": path}, nil
@@ -152,18 +153,18 @@ func (w *World) rawConfigArg() (map[string]any, error) {
 // noSecretLeaked scans everything the runner got from the adapter in this scenario: every
 // response (results, errors, warnings, status) and its stderr.
 func (w *World) noSecretLeaked() error {
-	if len(w.responses) == 0 {
+	if len(w.a.Responses()) == 0 {
 		return fmt.Errorf("harness: no call was made")
 	}
-	for i, r := range w.responses {
-		b, _ := json.Marshal(r.resp)
+	for i, r := range w.a.Responses() {
+		b, _ := json.Marshal(r.Resp)
 		if strings.Contains(string(b), adapter.Secret) {
-			return fmt.Errorf("the secret appears in response %d (%s): %s", i+1, r.op, clip(string(b), adapter.Secret))
+			return fmt.Errorf("the secret appears in response %d (%s): %s", i+1, r.Op, clip(string(b), adapter.Secret))
 		}
 	}
-	if w.proc != nil {
+	if w.a.Proc() != nil {
 		time.Sleep(100 * time.Millisecond) // stderr is read on its own pipe: let it catch up
-		if s := w.proc.StderrSince(w.stderrMark); strings.Contains(s, adapter.Secret) {
+		if s := w.a.Proc().StderrSince(w.a.StderrMark()); strings.Contains(s, adapter.Secret) {
 			return fmt.Errorf("the secret appears in the adapter's stderr: %s", clip(s, adapter.Secret))
 		}
 	}
@@ -187,14 +188,14 @@ func (w *World) statusExactly(list string) error {
 	sort.Strings(want)
 	got := keysOf(status)
 	sort.Strings(got)
-	if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+	if d := kernel.DiffOf(want, got, cmpopts.EquateEmpty()); d != nil {
 		return fmt.Errorf("the status's servers differ (-want +got):\n%w\nstatus: %s", d, compactJSON(status))
 	}
 	return nil
 }
 
 func (w *World) stdioStarted(name string) error {
-	path, ok := w.mcp.pidFiles[name]
+	path, ok := w.mcp().pidFiles[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
@@ -211,9 +212,9 @@ func (w *World) stdioStarted(name string) error {
 // another attempt would only wait as long again: final.
 func (w *World) cancelledLoadForScan(ms int) error {
 	err := w.mcpActionArgs("loaded", map[string]any{"cancelAfterMs": ms})
-	if err != nil && w.lease.cutAtBound {
-		d := w.bounds.declared
-		return &Inconclusive{Why: fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err),
+	if err != nil && w.a.CutAtBound() {
+		d := w.a.Declared()
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err),
 			Final: d.Within == 0 && d.WithinLimit == 0 && d.WithinTimeout == 0}
 	}
 	return err

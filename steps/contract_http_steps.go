@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"net/url"
 	"strings"
 	"time"
@@ -14,18 +15,18 @@ import (
 
 // Steps of the HTTP endpoint fake that http tools call (contract C8): what it answers and
 // what it recorded, raw.
-func (w *World) registerContractHTTPSteps(sc stepAdder) {
-	sc.Step(`^the endpoint answers "([^"]*)" with status (\d+) and the body "([^"]*)"$`, w.endpointAnswers)
-	sc.Step(`^the endpoint answers "([^"]*)" with status (\d+) and the body:$`, w.endpointAnswersDoc)
-	sc.Step(`^the endpoint's /slow answers after (\d+) ms$`, w.endpointSlow)
-	sc.Step(`^the endpoint received (GET|POST|PUT|DELETE) with the raw path "([^"]*)"$`, w.endpointMethodPath)
-	sc.Step(`^the endpoint received the raw query "([^"]*)"$`, w.endpointRawQuery)
-	sc.Step(`^the endpoint received a query that decodes to (.+)$`, w.endpointQueryDecodes)
-	sc.Step(`^the endpoint received a body that decodes to (.+)$`, w.endpointBodyDecodes)
-	sc.Step(`^the endpoint received an empty body$`, w.endpointEmptyBody)
-	sc.Step(`^the endpoint received the header "([^"]*)" starting with "([^"]*)"$`, w.endpointHeaderPrefix)
-	sc.Step(`^the endpoint received the header "([^"]*)" as "([^"]*)"$`, w.endpointHeader)
-	sc.Step(`^the client gave up on the endpoint before it answered$`, w.endpointGaveUp)
+func registerContractHTTPSteps(sc *kernel.Steps) {
+	sc.Step(`^the endpoint answers "([^"]*)" with status (\d+) and the body "([^"]*)"$`, (*World).endpointAnswers)
+	sc.Step(`^the endpoint answers "([^"]*)" with status (\d+) and the body:$`, (*World).endpointAnswersDoc)
+	sc.Step(`^the endpoint's /slow answers after (\d+) ms$`, (*World).endpointSlow)
+	sc.Step(`^the endpoint received (GET|POST|PUT|DELETE) with the raw path "([^"]*)"$`, (*World).endpointMethodPath)
+	sc.Step(`^the endpoint received the raw query "([^"]*)"$`, (*World).endpointRawQuery)
+	sc.Step(`^the endpoint received a query that decodes to (.+)$`, (*World).endpointQueryDecodes)
+	sc.Step(`^the endpoint received a body that decodes to (.+)$`, (*World).endpointBodyDecodes)
+	sc.Step(`^the endpoint received an empty body$`, (*World).endpointEmptyBody)
+	sc.Step(`^the endpoint received the header "([^"]*)" starting with "([^"]*)"$`, (*World).endpointHeaderPrefix)
+	sc.Step(`^the endpoint received the header "([^"]*)" as "([^"]*)"$`, (*World).endpointHeader)
+	sc.Step(`^the client gave up on the endpoint before it answered$`, (*World).endpointGaveUp)
 }
 
 func (w *World) endpointAnswers(path string, status int, body string) error {
@@ -52,10 +53,10 @@ func (w *World) endpointSlow(ms int) error {
 
 // lastEndpointRequest is the last request the scenario's endpoint received.
 func (w *World) lastEndpointRequest() (endpoint.Request, error) {
-	if w.mcp.endpoint == nil {
+	if w.mcp().endpoint == nil {
 		return endpoint.Request{}, fmt.Errorf("harness: the scenario has no HTTP endpoint")
 	}
-	reqs := w.mcp.endpoint.Requests()
+	reqs := w.mcp().endpoint.Requests()
 	if len(reqs) == 0 {
 		return endpoint.Request{}, fmt.Errorf("the endpoint received no request")
 	}

@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 	"time"
 
@@ -14,12 +15,12 @@ import (
 
 // Steps for MCP fakes that list a catalogue (contract C2-C5): awkward names, result shapes,
 // schema variants, pages, the child's env; and what they recorded.
-func (w *World) registerContractMCPSteps(sc stepAdder) {
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) listing the (\w+) tools$`, w.catalogueServer)
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP) listing the (\w+) tools, whose tools/list answers after (\d+) ms$`, w.catalogueServerListDelay)
-	sc.Step(`^the fake "([^"]*)" received tools/call of "([^"]*)" with the arguments (.+)$`, w.fakeReceivedCall)
-	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the arguments (\{.*\}) and then answers "([^"]*)"$`, w.scriptToolArgsThenText)
-	sc.Step(`^the fake "([^"]*)" received (\d+) tools/call requests?$`, w.fakeCallCount)
+func registerContractMCPSteps(sc *kernel.Steps) {
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) listing the (\w+) tools$`, (*World).catalogueServer)
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP) listing the (\w+) tools, whose tools/list answers after (\d+) ms$`, (*World).catalogueServerListDelay)
+	sc.Step(`^the fake "([^"]*)" received tools/call of "([^"]*)" with the arguments (.+)$`, (*World).fakeReceivedCall)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the arguments (\{.*\}) and then answers "([^"]*)"$`, (*World).scriptToolArgsThenText)
+	sc.Step(`^the fake "([^"]*)" received (\d+) tools/call requests?$`, (*World).fakeCallCount)
 }
 
 // httpCatalogue starts an HTTP fake with opts, registered under name.
@@ -32,8 +33,8 @@ func (w *World) httpCatalogue(name, transport string, opts mcpfake.HTTPOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("harness: fake MCP server %q: %w", name, err)
 	}
-	w.mcp.http[name] = s
-	w.mcp.closers = append(w.mcp.closers, s.Close)
+	w.mcp().http[name] = s
+	w.mcp().closers = append(w.mcp().closers, s.Close)
 	return map[string]any{"url": s.URL()}, nil
 }
 
@@ -51,16 +52,16 @@ func (w *World) catalogueServerListDelay(name, transport, catalogue string, ms i
 		if ms > 0 {
 			extra = append(extra, "--list-delay", delay.String())
 		}
-		w.mcp.servers[name] = w.stdioServer(name, extra...)
-		w.mcp.order = append(w.mcp.order, name)
+		w.mcp().servers[name] = w.stdioServer(name, extra...)
+		w.mcp().order = append(w.mcp().order, name)
 		return nil
 	}
 	cfg, err := w.httpCatalogue(name, transport, mcpfake.HTTPOptions{ServerOptions: mcpfake.ServerOptions{Catalogue: catalogue, ListDelay: delay}})
 	if err != nil {
 		return err
 	}
-	w.mcp.servers[name] = cfg
-	w.mcp.order = append(w.mcp.order, name)
+	w.mcp().servers[name] = cfg
+	w.mcp().order = append(w.mcp().order, name)
 	return nil
 }
 
@@ -68,16 +69,16 @@ func (w *World) catalogueServerListDelay(name, transport, catalogue string, ms i
 // run reports of this scenario: each EchoOutput the fake produced for name.
 func (w *World) echoes(server, tool string) ([]map[string]json.RawMessage, error) {
 	var outs []string
-	for _, r := range w.responses {
-		if !r.resp.OK {
+	for _, r := range w.a.Responses() {
+		if !r.Resp.OK {
 			continue
 		}
-		if r.op == "tool.execute" {
-			if s, ok := r.resp.Result["output"].(string); ok {
+		if r.Op == "tool.execute" {
+			if s, ok := r.Resp.Result["output"].(string); ok {
 				outs = append(outs, s)
 			}
 		}
-		if calls, ok := r.resp.Result["calls"].([]any); ok {
+		if calls, ok := r.Resp.Result["calls"].([]any); ok {
 			for _, c := range calls {
 				if m, _ := c.(map[string]any); m != nil {
 					if s, ok := m["output"].(string); ok {
@@ -125,7 +126,7 @@ func (w *World) fakeReceivedCall(server, tool, raw string) error {
 }
 
 func (w *World) fakeCallCount(server string, n int) error {
-	s, ok := w.mcp.http[server]
+	s, ok := w.mcp().http[server]
 	if !ok {
 		return fmt.Errorf("harness: %q is not an HTTP fake of this scenario", server)
 	}
@@ -165,16 +166,16 @@ func (w *World) endpointURL(url string) (string, error) {
 // endpoint is this scenario's route on an HTTP endpoint fake of its own, started on first use
 // and closed with the scenario's other fakes.
 func (w *World) endpoint() (*endpoint.Route, error) {
-	if w.mcp.endpoint != nil {
-		return w.mcp.endpoint, nil
+	if w.mcp().endpoint != nil {
+		return w.mcp().endpoint, nil
 	}
 	s, err := endpoint.Start()
 	if err != nil {
 		return nil, fmt.Errorf("harness: HTTP endpoint fake: %w", err)
 	}
-	w.mcp.closers = append(w.mcp.closers, s.Close)
-	w.mcp.endpoint = s.NewRoute()
-	return w.mcp.endpoint, nil
+	w.mcp().closers = append(w.mcp().closers, s.Close)
+	w.mcp().endpoint = s.NewRoute()
+	return w.mcp().endpoint, nil
 }
 
 // scriptToolArgsThenText scripts a tool call with arguments as written: numbers stay
@@ -186,6 +187,6 @@ func (w *World) scriptToolArgsThenText(tool, raw, text string) error {
 	if err := dec.Decode(&args); err != nil {
 		return fmt.Errorf("harness: arguments %s are not a JSON object: %w", raw, err)
 	}
-	w.route.Script(llm.Reply{ToolCalls: []llm.ToolCall{{Name: tool, Args: args}}}, llm.Reply{Text: text})
+	w.llm().route.Script(llm.Reply{ToolCalls: []llm.ToolCall{{Name: tool, Args: args}}}, llm.Reply{Text: text})
 	return nil
 }

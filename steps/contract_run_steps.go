@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -9,21 +10,21 @@ import (
 
 // Steps on what a run gave back and what it fed back to the model, for the contract's loop
 // claims (C4.13, C7.2, C7.4, C8.14).
-func (w *World) registerContractRunSteps(sc stepAdder) {
-	sc.Step(`^the run's final text is "([^"]*)"$`, w.runFinalText)
-	sc.Step(`^the run's tool call (\d+) has the metadata (.+)$`, w.runCallMetadata)
-	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly "([^"]*)"$`, w.toolResultSentBack)
-	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly:$`, w.toolResultSentBackDoc)
+func registerContractRunSteps(sc *kernel.Steps) {
+	sc.Step(`^the run's final text is "([^"]*)"$`, (*World).runFinalText)
+	sc.Step(`^the run's tool call (\d+) has the metadata (.+)$`, (*World).runCallMetadata)
+	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly "([^"]*)"$`, (*World).toolResultSentBack)
+	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly:$`, (*World).toolResultSentBackDoc)
 }
 
 func (w *World) lastRun() (map[string]any, error) {
 	if err := w.callSucceeds(); err != nil {
 		return nil, err
 	}
-	if len(w.results) == 0 {
+	if len(w.llm().results) == 0 {
 		return nil, fmt.Errorf("harness: no run result")
 	}
-	return w.results[len(w.results)-1], nil
+	return w.llm().results[len(w.llm().results)-1], nil
 }
 
 func (w *World) runFinalText(want string) error {

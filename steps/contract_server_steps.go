@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,18 +16,18 @@ import (
 
 // Steps on what an MCP fake was sent (headers, the child's env and cwd) and how a toolkit
 // orders and shapes its MCP tools (contract C3, C5.6, C5.8).
-func (w *World) registerContractServerSteps(sc stepAdder) {
-	sc.Step(`^an MCP server "([^"]*)" over streamable HTTP whose handshake answers after (\d+) ms$`, w.slowHandshake)
-	sc.Step(`^an MCP server "([^"]*)" over (streamable HTTP|SSE only) that answers 401$`, w.unauthorizedServer)
-	sc.Step(`^server "([^"]*)" has the timeout (\d+) ms$`, w.serverTimeout)
-	sc.Step(`^server "([^"]*)" sends the headers (.+)$`, w.serverHeaders)
-	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on ((?:initialize|tools/list|tools/call)(?:(?:, | and )(?:initialize|tools/list|tools/call))*)$`, w.headerOnMethods)
-	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on every request, its SSE GET included$`, w.headerOnEvery)
-	sc.Step(`^the scenario's temp dir has a directory "([^"]*)"$`, w.tempSubdir)
-	sc.Step(`^the child reports "([^"]*)" as (null|"[^"]*")$`, w.childReports)
-	sc.Step(`^the child's working directory is the temp dir's "([^"]*)"$`, w.childCwd)
-	sc.Step(`^the described tool names are, in order, (.+)$`, w.describedNamesInOrder)
-	sc.Step(`^every tool of "([^"]*)" keeps the server's schema, with type "object", properties and additionalProperties false$`, w.schemasKept)
+func registerContractServerSteps(sc *kernel.Steps) {
+	sc.Step(`^an MCP server "([^"]*)" over streamable HTTP whose handshake answers after (\d+) ms$`, (*World).slowHandshake)
+	sc.Step(`^an MCP server "([^"]*)" over (streamable HTTP|SSE only) that answers 401$`, (*World).unauthorizedServer)
+	sc.Step(`^server "([^"]*)" has the timeout (\d+) ms$`, (*World).serverTimeout)
+	sc.Step(`^server "([^"]*)" sends the headers (.+)$`, (*World).serverHeaders)
+	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on ((?:initialize|tools/list|tools/call)(?:(?:, | and )(?:initialize|tools/list|tools/call))*)$`, (*World).headerOnMethods)
+	sc.Step(`^the fake "([^"]*)" received "([^"]*)" as "([^"]*)" on every request, its SSE GET included$`, (*World).headerOnEvery)
+	sc.Step(`^the scenario's temp dir has a directory "([^"]*)"$`, (*World).tempSubdir)
+	sc.Step(`^the child reports "([^"]*)" as (null|"[^"]*")$`, (*World).childReports)
+	sc.Step(`^the child's working directory is the temp dir's "([^"]*)"$`, (*World).childCwd)
+	sc.Step(`^the described tool names are, in order, (.+)$`, (*World).describedNamesInOrder)
+	sc.Step(`^every tool of "([^"]*)" keeps the server's schema, with type "object", properties and additionalProperties false$`, (*World).schemasKept)
 }
 
 func (w *World) slowHandshake(name string, ms int) error {
@@ -34,8 +35,8 @@ func (w *World) slowHandshake(name string, ms int) error {
 	if err != nil {
 		return err
 	}
-	w.mcp.servers[name] = cfg
-	w.mcp.order = append(w.mcp.order, name)
+	w.mcp().servers[name] = cfg
+	w.mcp().order = append(w.mcp().order, name)
 	return nil
 }
 
@@ -45,12 +46,12 @@ func (w *World) unauthorizedServer(name, transport string) error {
 		return err
 	}
 	cfg["timeout"] = 3000
-	w.mcp.servers[name] = cfg
+	w.mcp().servers[name] = cfg
 	return nil
 }
 
 func (w *World) serverCfg(name string) (map[string]any, error) {
-	cfg, ok := w.mcp.servers[name]
+	cfg, ok := w.mcp().servers[name]
 	if !ok {
 		return nil, fmt.Errorf("harness: no server %q in this scenario", name)
 	}
@@ -80,7 +81,7 @@ func (w *World) serverHeaders(name, raw string) error {
 }
 
 func (w *World) httpFake(name string) (*mcpfake.HTTPServer, error) {
-	s, ok := w.mcp.http[name]
+	s, ok := w.mcp().http[name]
 	if !ok {
 		return nil, fmt.Errorf("harness: %q is not an HTTP fake of this scenario", name)
 	}
@@ -131,13 +132,13 @@ func (w *World) headerOnEvery(name, header, value string) error {
 		}
 	}
 	if gets == 0 {
-		return &Inconclusive{Why: fmt.Sprintf("the fake %q saw no SSE GET (%d requests): the SSE transport was never used", name, len(reqs))}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake %q saw no SSE GET (%d requests): the SSE transport was never used", name, len(reqs))}
 	}
 	return nil
 }
 
 func (w *World) tempSubdir(dir string) error {
-	return os.MkdirAll(filepath.Join(w.dir, dir), 0o755)
+	return os.MkdirAll(filepath.Join(w.a.Dir(), dir), 0o755)
 }
 
 // childEnv is the env tool's report, from the last execute.
@@ -170,7 +171,7 @@ func (w *World) childCwd(dir string) error {
 	if err != nil {
 		return err
 	}
-	want, _ := filepath.EvalSymlinks(filepath.Join(w.dir, dir))
+	want, _ := filepath.EvalSymlinks(filepath.Join(w.a.Dir(), dir))
 	got, _ := m["cwd"].(string)
 	if real, err := filepath.EvalSymlinks(got); err == nil {
 		got = real
@@ -190,7 +191,7 @@ func (w *World) describedNamesInOrder(list string) error {
 	for _, t := range tools {
 		got = append(got, fmt.Sprint(t["name"]))
 	}
-	if d := diffOf(splitList(list), got); d != nil {
+	if d := kernel.DiffOf(splitList(list), got); d != nil {
 		return fmt.Errorf("the described tool order differs (-want +got):\n%w", d)
 	}
 	return nil
@@ -220,7 +221,7 @@ func (w *World) schemasKept(server string) error {
 			if k == "type" || k == "additionalProperties" {
 				continue
 			}
-			if d := diffOf(v, got[k]); d != nil {
+			if d := kernel.DiffOf(v, got[k]); d != nil {
 				return fmt.Errorf("%s: the schema key %q differs from what the server sent (-server +exposed):\n%w", exposed, k, d)
 			}
 		}

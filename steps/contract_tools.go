@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -11,37 +12,37 @@ import (
 
 // Steps of the shared contract's tool surface (SPEC.md §7): extra tools declared per kind, the
 // toolkit's own tool list, execute-by-name, the schema adapters and sanitize.
-func (w *World) registerContractToolSteps(sc stepAdder) {
-	sc.Step(`^a native tool "([^"]*)" that returns "([^"]*)"$`, w.nativeReturns)
-	sc.Step(`^a native tool "([^"]*)" with no input schema that returns "([^"]*)"$`, w.nativeNoSchema)
-	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, w.nativeThrows)
-	sc.Step(`^a native tool "([^"]*)" that returns the object (.+)$`, w.nativeReturnsObject)
-	sc.Step(`^a native tool "([^"]*)" that returns the result (.+)$`, w.nativeReturnsResult)
-	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)"$`, w.httpTool)
-	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)" with:$`, w.httpToolWith)
-	sc.Step(`^the toolkit is built$`, w.buildToolkit)
-	sc.Step(`^the toolkit is described$`, w.describeToolkit)
-	sc.Step(`^the tool "([^"]*)" is executed with (\{.*\})$`, w.executeWith)
-	sc.Step(`^the tool "([^"]*)" is executed with no arguments$`, w.executeNoArgs)
-	sc.Step(`^the tool "([^"]*)" is executed with null arguments$`, w.executeNullArgs)
-	sc.Step(`^the schema adapters are rendered$`, w.renderAdapters)
-	sc.Step(`^"([^"]*)" is sanitized$`, w.sanitize)
+func registerContractToolSteps(sc *kernel.Steps) {
+	sc.Step(`^a native tool "([^"]*)" that returns "([^"]*)"$`, (*World).nativeReturns)
+	sc.Step(`^a native tool "([^"]*)" with no input schema that returns "([^"]*)"$`, (*World).nativeNoSchema)
+	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, (*World).nativeThrows)
+	sc.Step(`^a native tool "([^"]*)" that returns the object (.+)$`, (*World).nativeReturnsObject)
+	sc.Step(`^a native tool "([^"]*)" that returns the result (.+)$`, (*World).nativeReturnsResult)
+	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)"$`, (*World).httpTool)
+	sc.Step(`^an http tool "([^"]*)" for (GET|POST|PUT|DELETE) "([^"]*)" with:$`, (*World).httpToolWith)
+	sc.Step(`^the toolkit is built$`, (*World).buildToolkit)
+	sc.Step(`^the toolkit is described$`, (*World).describeToolkit)
+	sc.Step(`^the tool "([^"]*)" is executed with (\{.*\})$`, (*World).executeWith)
+	sc.Step(`^the tool "([^"]*)" is executed with no arguments$`, (*World).executeNoArgs)
+	sc.Step(`^the tool "([^"]*)" is executed with null arguments$`, (*World).executeNullArgs)
+	sc.Step(`^the schema adapters are rendered$`, (*World).renderAdapters)
+	sc.Step(`^"([^"]*)" is sanitized$`, (*World).sanitize)
 
-	sc.Step(`^the tools include (.+)$`, w.toolsInclude)
-	sc.Step(`^the described tools have exactly one "([^"]*)"$`, w.describedExactlyOne)
-	sc.Step(`^every described tool has a name, a description, an object input schema and a source$`, w.describedShape)
-	sc.Step(`^the described tools are, in order, with their sources:$`, w.describedSources)
-	sc.Step(`^the described tool "([^"]*)" has the input schema (.+)$`, w.describedSchema)
-	sc.Step(`^the execute result is exactly (.+)$`, w.executeResultExactly)
-	sc.Step(`^the execute result is an error whose output is exactly "([^"]*)"$`, w.executeErrorExactly)
-	sc.Step(`^the execute result is an error with a non-empty output$`, w.executeErrorNonEmpty)
-	sc.Step(`^the execute output is exactly:$`, w.executeOutputDoc)
-	sc.Step(`^the execute result is not an error$`, w.executeNotError)
-	sc.Step(`^the execute output contains "([^"]*)"$`, w.executeOutputContains)
-	sc.Step(`^the execute output contains "([^"]*)" and then "([^"]*)"$`, w.executeOutputContainsInOrder)
-	sc.Step(`^the execute metadata is (.+)$`, w.executeMetadata)
-	sc.Step(`^the native tool "([^"]*)" was called with (.+)$`, w.nativeCalledWith)
-	sc.Step(`^the sanitized value is "([^"]*)"$`, w.sanitizedIs)
+	sc.Step(`^the tools include (.+)$`, (*World).toolsInclude)
+	sc.Step(`^the described tools have exactly one "([^"]*)"$`, (*World).describedExactlyOne)
+	sc.Step(`^every described tool has a name, a description, an object input schema and a source$`, (*World).describedShape)
+	sc.Step(`^the described tools are, in order, with their sources:$`, (*World).describedSources)
+	sc.Step(`^the described tool "([^"]*)" has the input schema (.+)$`, (*World).describedSchema)
+	sc.Step(`^the execute result is exactly (.+)$`, (*World).executeResultExactly)
+	sc.Step(`^the execute result is an error whose output is exactly "([^"]*)"$`, (*World).executeErrorExactly)
+	sc.Step(`^the execute result is an error with a non-empty output$`, (*World).executeErrorNonEmpty)
+	sc.Step(`^the execute output is exactly:$`, (*World).executeOutputDoc)
+	sc.Step(`^the execute result is not an error$`, (*World).executeNotError)
+	sc.Step(`^the execute output contains "([^"]*)"$`, (*World).executeOutputContains)
+	sc.Step(`^the execute output contains "([^"]*)" and then "([^"]*)"$`, (*World).executeOutputContainsInOrder)
+	sc.Step(`^the execute metadata is (.+)$`, (*World).executeMetadata)
+	sc.Step(`^the native tool "([^"]*)" was called with (.+)$`, (*World).nativeCalledWith)
+	sc.Step(`^the sanitized value is "([^"]*)"$`, (*World).sanitizedIs)
 }
 
 // nativeTool declares a native extra tool for the next toolkit build.
@@ -50,8 +51,8 @@ func (w *World) nativeTool(name string, decl map[string]any, fn *nativeFn) {
 	if _, ok := decl["description"]; !ok {
 		decl["description"] = "native tool " + name
 	}
-	w.host.addNative(name, fn)
-	w.extraTools = append(w.extraTools, decl)
+	w.ct().addNative(name, fn)
+	w.ct().extraTools = append(w.ct().extraTools, decl)
 }
 
 // httpTool declares an http extra tool; {{endpoint}} in the URL is this scenario's route on
@@ -79,7 +80,7 @@ func (w *World) httpToolDecl(name, method, url string, decl map[string]any) erro
 	if _, ok := decl["description"]; !ok {
 		decl["description"] = "http tool " + name
 	}
-	w.extraTools = append(w.extraTools, decl)
+	w.ct().extraTools = append(w.ct().extraTools, decl)
 	return nil
 }
 
@@ -124,17 +125,17 @@ func (w *World) nativeReturnsResult(name, raw string) error {
 // extra tools; a port error fails the step, as a host's set-up would.
 func (w *World) buildToolkit() error {
 	args := map[string]any{}
-	if len(w.mcp.servers) > 0 || w.mcp.raw != "" {
+	if len(w.mcp().servers) > 0 || w.mcp().raw != "" {
 		cfg, err := w.configArg()
 		if err != nil {
 			return err
 		}
 		args["mcpConfig"] = cfg
 	}
-	if len(w.extraTools) > 0 {
-		args["extraTools"] = w.extraTools
+	if len(w.ct().extraTools) > 0 {
+		args["extraTools"] = w.ct().extraTools
 	}
-	if w.builtins {
+	if w.ct().builtins {
 		args["builtins"] = true
 	}
 	h := w.handle("t")
@@ -142,14 +143,14 @@ func (w *World) buildToolkit() error {
 	if _, err := w.must("toolkit.create", args); err != nil {
 		return err
 	}
-	w.toolkit = h
-	w.toolkits = append(w.toolkits, h)
-	w.mcp.snapshotChildren()
+	w.tk().toolkit = h
+	w.tk().toolkits = append(w.tk().toolkits, h)
+	w.mcp().snapshotChildren()
 	return nil
 }
 
 func (w *World) needToolkit() error {
-	if w.toolkit == "" {
+	if w.tk().toolkit == "" {
 		return w.buildToolkit()
 	}
 	return nil
@@ -159,8 +160,8 @@ func (w *World) describeToolkit() error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	r, err := w.must("toolkit.describe", map[string]any{"toolkit": w.toolkit})
-	w.described = r
+	r, err := w.must("toolkit.describe", map[string]any{"toolkit": w.tk().toolkit})
+	w.ct().described = r
 	return err
 }
 
@@ -168,9 +169,9 @@ func (w *World) executeArgs(name string, args map[string]any) error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	args["toolkit"], args["name"] = w.toolkit, name
+	args["toolkit"], args["name"] = w.tk().toolkit, name
 	r, err := w.must("tool.execute", args)
-	w.executed = r
+	w.ct().executed = r
 	return err
 }
 
@@ -191,25 +192,25 @@ func (w *World) renderAdapters() error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	r, err := w.must("adapters", map[string]any{"toolkit": w.toolkit})
-	w.rendered = r
+	r, err := w.must("adapters", map[string]any{"toolkit": w.tk().toolkit})
+	w.ct().rendered = r
 	return err
 }
 
 func (w *World) sanitize(value string) error {
 	r, err := w.must("sanitize", map[string]any{"value": value})
-	w.sanitized = r
+	w.ct().sanitized = r
 	return err
 }
 
 // describedTools is the toolkit.describe list, or why there is none.
 func (w *World) describedTools() ([]map[string]any, error) {
-	if w.described == nil {
+	if w.ct().described == nil {
 		return nil, fmt.Errorf("harness: no toolkit was described")
 	}
-	list, ok := w.described["tools"].([]any)
+	list, ok := w.ct().described["tools"].([]any)
 	if !ok {
-		return nil, fmt.Errorf("toolkit.describe returned no tool list: %v", w.described["tools"])
+		return nil, fmt.Errorf("toolkit.describe returned no tool list: %v", w.ct().described["tools"])
 	}
 	out := make([]map[string]any, 0, len(list))
 	for _, v := range list {
@@ -303,7 +304,7 @@ func (w *World) describedSources(table *godog.Table) error {
 	for _, t := range tools {
 		got = append(got, fmt.Sprintf("%v %v", t["name"], t["source"]))
 	}
-	if d := diffOf(want, got); d != nil {
+	if d := kernel.DiffOf(want, got); d != nil {
 		return fmt.Errorf("described tools and sources differ (-want +got):\n%w", d)
 	}
 	return nil
@@ -332,10 +333,10 @@ func (w *World) describedTool(name string) (map[string]any, error) {
 }
 
 func (w *World) executeResult() (map[string]any, error) {
-	if w.executed == nil {
+	if w.ct().executed == nil {
 		return nil, fmt.Errorf("harness: no tool was executed")
 	}
-	return w.executed, nil
+	return w.ct().executed, nil
 }
 
 // executeResultExactly compares the whole result: an absent metadata must be absent.
@@ -417,7 +418,7 @@ func (w *World) executeMetadata(raw string) error {
 }
 
 func (w *World) nativeCalledWith(name, raw string) error {
-	saw := w.host.nativeSaw(name)
+	saw := w.ct().nativeSaw(name)
 	if len(saw) == 0 {
 		return fmt.Errorf("the native tool %q was never called", name)
 	}
@@ -425,10 +426,10 @@ func (w *World) nativeCalledWith(name, raw string) error {
 }
 
 func (w *World) sanitizedIs(want string) error {
-	if w.sanitized == nil {
+	if w.ct().sanitized == nil {
 		return fmt.Errorf("harness: nothing was sanitized")
 	}
-	if got := w.sanitized["value"]; got != want {
+	if got := w.ct().sanitized["value"]; got != want {
 		return fmt.Errorf("sanitize returned %s; want %q", compactJSON(got), want)
 	}
 	return nil
@@ -444,7 +445,7 @@ func sameJSON(what, want string, got any) error {
 		return fmt.Errorf("harness: %s: expected value %s is not JSON: %v", what, want, err)
 	}
 	g := numbersAsText(got)
-	if d := diffOf(w, g); d != nil {
+	if d := kernel.DiffOf(w, g); d != nil {
 		return fmt.Errorf("%s differs (-want +got):\n%w", what, d)
 	}
 	return nil

@@ -3,15 +3,16 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
 
-func (w *World) registerGoldenSteps(sc stepAdder) {
-	sc.Step(`^the wire bodies match the golden copy "([^"]*)"$`, w.matchGolden)
-	sc.Step(`^the inventory matches the golden copy "([^"]*)"$`, w.inventoryMatchesGolden)
+func registerGoldenSteps(sc *kernel.Steps) {
+	sc.Step(`^the wire bodies match the golden copy "([^"]*)"$`, (*World).matchGolden)
+	sc.Step(`^the inventory matches the golden copy "([^"]*)"$`, (*World).inventoryMatchesGolden)
 }
 
 // inventoryMatchesGolden compares this port's list-only inventory (names, descriptions,
@@ -27,7 +28,7 @@ func (w *World) inventoryMatchesGolden(name string) error {
 	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return parityDiff("the inventory differs", name, w.env.Port, wire.NormalizeInventory(want), got)
+	return parityDiff("the inventory differs", name, w.env().Port, wire.NormalizeInventory(want), got)
 }
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).
@@ -41,15 +42,15 @@ func (w *World) matchGolden(name string) error {
 	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return parityDiff("the wire bodies differ", name, w.env.Port, wire.NormalizeAll(want), got)
+	return parityDiff("the wire bodies differ", name, w.env().Port, wire.NormalizeAll(want), got)
 }
 
 // goldenCopy reads the reference's golden copy fixtures/golden/<name>.json into want, or, when
 // the run updates the golden copies, records got there instead (done: nothing to compare).
 func (w *World) goldenCopy(name string, got, want any) (done bool, err error) {
-	w.golden = name
-	path := filepath.Join(w.env.Root, "fixtures", "golden", name+".json")
-	if w.env.UpdateGolden {
+	w.parity().golden = name
+	path := filepath.Join(w.env().Root, "fixtures", "golden", name+".json")
+	if w.env().UpdateGolden {
 		b, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return true, err
@@ -68,7 +69,7 @@ func (w *World) goldenCopy(name string, got, want any) (done bool, err error) {
 
 // parityDiff is the X.* verdict: the port's value against the reference's, by content.
 func parityDiff(what, name, port string, want, got any) error {
-	if d := diffOf(want, got); d != nil {
+	if d := kernel.DiffOf(want, got); d != nil {
 		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%w", what, name, port, d)
 	}
 	return nil

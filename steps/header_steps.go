@@ -2,17 +2,18 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 )
 
-func (w *World) registerHeaderSteps(sc stepAdder) {
-	sc.Step(`^every LLM request carries the header "([^"]*)" equal to "([^"]*)"$`, w.everyRequestHeader)
-	sc.Step(`^exactly one warning names "([^"]*)"$`, w.exactlyOneWarning)
+func registerHeaderSteps(sc *kernel.Steps) {
+	sc.Step(`^every LLM request carries the header "([^"]*)" equal to "([^"]*)"$`, (*World).everyRequestHeader)
+	sc.Step(`^exactly one warning names "([^"]*)"$`, (*World).exactlyOneWarning)
 }
 
 // everyRequestHeader judges a header on what the fake LLM received (SPEC.md §1 headers).
 func (w *World) everyRequestHeader(name, want string) error {
-	reqs := w.route.Requests()
+	reqs := w.llm().route.Requests()
 	if len(reqs) == 0 {
 		return fmt.Errorf("the fake LLM received no request")
 	}
@@ -29,13 +30,13 @@ func (w *World) everyRequestHeader(name, want string) error {
 // requires) over the whole scenario: SPEC.md pins one warning per unknown name per load.
 func (w *World) exactlyOneWarning(word string) error {
 	var hits []string
-	for _, l := range w.warnings {
+	for _, l := range w.a.Warnings() {
 		if strings.Contains(l, `"`+word+`"`) || strings.Contains(l, "'"+word+"'") {
 			hits = append(hits, l)
 		}
 	}
 	if len(hits) != 1 {
-		return fmt.Errorf("%d warnings name %q; want exactly one. Warnings: %q", len(hits), word, w.warnings)
+		return fmt.Errorf("%d warnings name %q; want exactly one. Warnings: %q", len(hits), word, w.a.Warnings())
 	}
 	return nil
 }

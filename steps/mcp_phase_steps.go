@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"sort"
 	"strings"
@@ -17,32 +18,32 @@ import (
 // than any bound a scenario asserts, shorter than the runner's call timeout.
 const spawnDelay = 8 * time.Second
 
-func (w *World) registerMCPPhaseSteps(sc stepAdder) {
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`, w.stallingServer)
-	sc.Step(`^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`, w.hungStdioServer)
-	sc.Step(`^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`, w.sawPhase)
-	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, w.mcpActionPreCancelled)
-	sc.Step(`^no stdio child is left and no fake has an open connection$`, w.nothingLeft)
-	sc.Step(`^no stdio child is left and no fake has an open stream$`, w.nothingStreaming)
-	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, w.buildTimes)
-	sc.Step(`^every build succeeds and exposes exactly (.+)$`, w.everyBuildExposes)
-	sc.Step(`^the toolkit is closed$`, w.toolkitClosed)
+func registerMCPPhaseSteps(sc *kernel.Steps) {
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) that stalls in (spawn|initialize|tools/list)(?: with a timeout of (\d+) ms)?$`, (*World).stallingServer)
+	sc.Step(`^a hung stdio MCP server "([^"]*)"(?: with a timeout of (\d+) ms)?$`, (*World).hungStdioServer)
+	sc.Step(`^the fake "([^"]*)" saw the client reach (spawn|initialize|tools/list)$`, (*World).sawPhase)
+	sc.Step(`^the MCP config is (loaded|listed|built into a toolkit) with an already cancelled context$`, (*World).mcpActionPreCancelled)
+	sc.Step(`^no stdio child is left and no fake has an open connection$`, (*World).nothingLeft)
+	sc.Step(`^no stdio child is left and no fake has an open stream$`, (*World).nothingStreaming)
+	sc.Step(`^the MCP config is built into a toolkit (\d+) times$`, (*World).buildTimes)
+	sc.Step(`^every build succeeds and exposes exactly (.+)$`, (*World).everyBuildExposes)
+	sc.Step(`^the toolkit is closed$`, (*World).toolkitClosed)
 }
 
 func (w *World) toolkitClosed() error {
-	if w.toolkit == "" {
+	if w.tk().toolkit == "" {
 		return fmt.Errorf("harness: no toolkit to close")
 	}
-	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.toolkit}); err != nil {
+	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.tk().toolkit}); err != nil {
 		return err
 	}
-	kept := w.toolkits[:0]
-	for _, t := range w.toolkits {
-		if t != w.toolkit {
+	kept := w.tk().toolkits[:0]
+	for _, t := range w.tk().toolkits {
+		if t != w.tk().toolkit {
 			kept = append(kept, t)
 		}
 	}
-	w.toolkits, w.toolkit = kept, ""
+	w.tk().toolkits, w.tk().toolkit = kept, ""
 	return nil
 }
 
@@ -64,8 +65,8 @@ func (w *World) stallingServer(name, transport, phase, timeout string) error {
 		if err != nil {
 			return fmt.Errorf("harness: stalling MCP fake: %w", err)
 		}
-		w.mcp.http[name] = s
-		w.mcp.closers = append(w.mcp.closers, s.Close)
+		w.mcp().http[name] = s
+		w.mcp().closers = append(w.mcp().closers, s.Close)
 		cfg = map[string]any{"url": s.URL()}
 	}
 	// A slow spawn ends by itself; every other stall lasts until something ends it.
@@ -90,36 +91,36 @@ func (w *World) addStalledServer(name string, cfg map[string]any, phase, timeout
 	if timeout != "" {
 		var ms int
 		fmt.Sscan(timeout, &ms)
-		ms = w.quickMs(ms)
+		ms = w.a.QuickMs(ms)
 		cfg["timeout"] = ms
-		w.mcp.timeouts[name] = ms
+		w.mcp().timeouts[name] = ms
 	}
-	w.mcp.servers[name] = cfg
+	w.mcp().servers[name] = cfg
 	w.stallsIn(name, phase, stall)
 }
 
 // sawPhase is the evidence that a stall scenario stalled where it says: without it a port
 // failing earlier (or never connecting) would pass for the wrong reason.
 func (w *World) sawPhase(name, phase string) error {
-	if path, ok := w.mcp.pidFiles[name]; ok {
+	if path, ok := w.mcp().pidFiles[name]; ok {
 		if _, err := readPID(path); err != nil {
-			return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
+			return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
 		}
 		if phase == "spawn" {
 			return nil
 		}
 		b, err := os.ReadFile(mcpfake.StalledFile(path))
 		if err != nil || string(b) != phase {
-			return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never received %s: the client stopped earlier", name, phase)}
+			return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q never received %s: the client stopped earlier", name, phase)}
 		}
 		return nil
 	}
-	h, ok := w.mcp.http[name]
+	h, ok := w.mcp().http[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stalling fake of this scenario", name)
 	}
 	if h.Stalls() == 0 {
-		return &Inconclusive{Why: fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
 	}
 	return nil
 }
@@ -134,14 +135,14 @@ func (w *World) mcpActionPreCancelled(action string) error {
 // stdio server that never started is fine.
 func (w *World) leftovers(idle bool) []string {
 	var out []string
-	for _, name := range sortedNames(w.mcp.pidFiles) {
-		pid, err := readPID(w.mcp.pidFiles[name])
+	for _, name := range sortedNames(w.mcp().pidFiles) {
+		pid, err := readPID(w.mcp().pidFiles[name])
 		if err == nil && !mcpfake.ProcessGone(pid) {
 			out = append(out, fmt.Sprintf("the stdio server of %q (pid %d) still runs", name, pid))
 		}
 	}
-	for _, name := range sortedNames(w.mcp.http) {
-		h := w.mcp.http[name]
+	for _, name := range sortedNames(w.mcp().http) {
+		h := w.mcp().http[name]
 		if n := h.InFlight(); n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q still serves %d requests (an open stream or an unanswered call)", name, n))
 		} else if n := h.Open(); idle && n > 0 {
@@ -149,8 +150,8 @@ func (w *World) leftovers(idle bool) []string {
 		}
 	}
 	// A hung fake never answers: any connection still open to it is a call still waiting.
-	for _, name := range sortedNames(w.mcp.hangs) {
-		if n := w.mcp.hangs[name].Open(); n > 0 {
+	for _, name := range sortedNames(w.mcp().hangs) {
+		if n := w.mcp().hangs[name].Open(); n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
 		}
 	}
@@ -167,7 +168,7 @@ func (w *World) nothingLeftOf(idle bool) error {
 	if w.settle(func() bool { return len(w.leftovers(idle)) == 0 }) {
 		return nil
 	}
-	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(idle), "; "), timing.ExitGrace, w.lastOp)
+	return fmt.Errorf("%s, %s after %s returned", strings.Join(w.leftovers(idle), "; "), timing.ExitGrace, w.lastOp())
 }
 
 func (w *World) buildTimes(n int) error {
@@ -175,27 +176,27 @@ func (w *World) buildTimes(n int) error {
 		if err := w.mcpActionArgs("built into a toolkit", nil); err != nil {
 			return err
 		}
-		if !w.last.OK {
-			return fmt.Errorf("build %d of %d failed: %s: %s", i+1, n, w.last.Error.Kind, w.last.Error.Message)
+		if !w.last().OK {
+			return fmt.Errorf("build %d of %d failed: %s: %s", i+1, n, w.last().Error.Kind, w.last().Error.Message)
 		}
 		names, err := w.toolNames()
 		if err != nil {
 			return err
 		}
-		w.builds = append(w.builds, names)
+		w.tk().builds = append(w.tk().builds, names)
 	}
 	return nil
 }
 
 func (w *World) everyBuildExposes(list string) error {
-	if len(w.builds) == 0 {
+	if len(w.tk().builds) == 0 {
 		return fmt.Errorf("harness: no build was made")
 	}
 	want := splitList(list)
 	sort.Strings(want)
-	for i, got := range w.builds {
-		if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
-			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%w", i+1, len(w.builds), d)
+	for i, got := range w.tk().builds {
+		if d := kernel.DiffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%w", i+1, len(w.tk().builds), d)
 		}
 	}
 	return nil

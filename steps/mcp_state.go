@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,8 +35,8 @@ type mcpState struct {
 	aliveAtReturn map[string]bool
 }
 
-func newMCPState() *mcpState {
-	return &mcpState{
+func (m *mcpState) Init(*kernel.Attempt) {
+	*m = mcpState{
 		servers:  map[string]map[string]any{},
 		http:     map[string]*mcpfake.HTTPServer{},
 		hangs:    map[string]*faults.Hang{},
@@ -56,7 +57,7 @@ func (m *mcpState) snapshotChildren() {
 	}
 }
 
-func (m *mcpState) close() {
+func (m *mcpState) Close() {
 	for i := len(m.closers) - 1; i >= 0; i-- {
 		m.closers[i]()
 	}
@@ -72,9 +73,9 @@ func (m *mcpState) close() {
 // stdioServer returns the config of a stdio fake that writes its PID to a file. The command
 // is an array (program first), the shape the shared config contract gives every port.
 func (w *World) stdioServer(name string, extra ...string) map[string]any {
-	pid := filepath.Join(w.dir, "stdio-"+name+".pid")
-	w.mcp.pidFiles[name] = pid
-	argv := append(append([]string(nil), w.env.StdioArgv...), "--pid-file", pid)
+	pid := filepath.Join(w.a.Dir(), "stdio-"+name+".pid")
+	w.mcp().pidFiles[name] = pid
+	argv := append(append([]string(nil), w.env().StdioArgv...), "--pid-file", pid)
 	argv = append(argv, extra...)
 	cmd := make([]any, 0, len(argv))
 	for _, a := range argv {
@@ -88,8 +89,8 @@ func (w *World) streamableServer(name string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("harness: fake MCP server: %w", err)
 	}
-	w.mcp.http[name] = s
-	w.mcp.closers = append(w.mcp.closers, s.Close)
+	w.mcp().http[name] = s
+	w.mcp().closers = append(w.mcp().closers, s.Close)
 	return map[string]any{"url": s.URL()}, nil
 }
 
@@ -98,8 +99,8 @@ func (w *World) sseOnlyServer(name string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("harness: fake SSE MCP server: %w", err)
 	}
-	w.mcp.http[name] = s
-	w.mcp.closers = append(w.mcp.closers, s.Close)
+	w.mcp().http[name] = s
+	w.mcp().closers = append(w.mcp().closers, s.Close)
 	return map[string]any{"url": s.URL()}, nil
 }
 
@@ -108,29 +109,29 @@ func (w *World) hangServer(name string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("harness: hang server: %w", err)
 	}
-	w.mcp.hangs[name] = h
-	w.mcp.closers = append(w.mcp.closers, h.Close)
+	w.mcp().hangs[name] = h
+	w.mcp().closers = append(w.mcp().closers, h.Close)
 	return map[string]any{"url": h.URL()}, nil
 }
 
 // configArg is the mcpConfig protocol argument: inline, or a file the scenario wrote.
 func (w *World) configArg() (map[string]any, error) {
-	if w.mcp.raw != "" {
+	if w.mcp().raw != "" {
 		return w.rawConfigArg()
 	}
 	servers := map[string]any{}
-	for k, v := range w.mcp.servers {
+	for k, v := range w.mcp().servers {
 		servers[k] = v
 	}
 	doc := map[string]any{"mcpServers": servers}
-	if !w.mcp.asFile {
+	if !w.mcp().asFile {
 		return map[string]any{"inline": doc}, nil
 	}
 	b, _ := json.MarshalIndent(doc, "", "  ")
-	if len(w.mcp.order) == len(w.mcp.servers) && len(w.mcp.order) > 1 {
-		b = orderedConfig(w.mcp.order, w.mcp.servers)
+	if len(w.mcp().order) == len(w.mcp().servers) && len(w.mcp().order) > 1 {
+		b = orderedConfig(w.mcp().order, w.mcp().servers)
 	}
-	path := filepath.Join(w.dir, "mcp.json")
+	path := filepath.Join(w.a.Dir(), "mcp.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return nil, fmt.Errorf("harness: writing %s: %w", path, err)
 	}
@@ -140,7 +141,7 @@ func (w *World) configArg() (map[string]any, error) {
 // loadFixture renders a shared fixture config: a server whose url is "{{FAKE_HTTP}}" gets a
 // streamable fake, one whose command is "{{FAKE_STDIO}}" gets the stdio fake.
 func (w *World) loadFixture(name string) error {
-	path := filepath.Join(w.env.Root, "fixtures", "mcp", name)
+	path := filepath.Join(w.env().Root, "fixtures", "mcp", name)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("harness: fixture %s: %w", name, err)
@@ -167,7 +168,7 @@ func (w *World) loadFixture(name string) error {
 				cfg[k] = v
 			}
 		}
-		w.mcp.servers[srv] = cfg
+		w.mcp().servers[srv] = cfg
 	}
 	return nil
 }
@@ -178,10 +179,10 @@ func (w *World) loadFixture(name string) error {
 func (w *World) settle(cond func() bool) bool {
 	start := time.Now()
 	if !waitFor(timing.ExitGrace, cond) {
-		w.waited += timing.ExitGrace
+		w.a.Waited(timing.ExitGrace)
 		return false
 	}
-	w.settled = max(w.settled, time.Since(start))
+	w.a.Settled(time.Since(start))
 	return true
 }
 

@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"maps"
 	"slices"
 	"sort"
@@ -16,27 +17,27 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
-func (w *World) registerMCPSteps(sc stepAdder) {
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, w.mcpServer)
-	sc.Step(`^an MCP server "([^"]*)" over stdio that takes (\d+) ms to exit$`, w.slowExitServer)
-	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) with the tools filter (.+)$`, w.mcpServerFiltered)
-	sc.Step(`^a hung MCP server "([^"]*)"$`, w.hungServer)
-	sc.Step(`^a hung MCP server "([^"]*)" with a timeout of (\d+) ms$`, w.hungServerTimeout)
-	sc.Step(`^a slow MCP server "([^"]*)" that answers after (\d+) s$`, w.slowServer)
-	sc.Step(`^an MCP server "([^"]*)" that refuses streamable HTTP and hangs on SSE, with a timeout of (\d+) ms$`, w.fallbackHangServer)
-	sc.Step(`^an unreachable MCP server "([^"]*)"$`, w.unreachableServer)
-	sc.Step(`^a disabled MCP server "([^"]*)"$`, w.disabledServer)
-	sc.Step(`^the shared fixture config "([^"]*)"$`, w.loadFixture)
-	sc.Step(`^the MCP config is written to a file$`, w.configAsFile)
-	sc.Step(`^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`, w.mcpAction)
-	sc.Step(`^the tools are exactly (.+)$`, w.toolsExactly)
-	sc.Step(`^the tools match the fixture "([^"]*)"$`, w.toolsMatchFixture)
-	sc.Step(`^server "([^"]*)" is (connected|failed|disabled)$`, w.serverStatus)
-	sc.Step(`^the inventory of "([^"]*)" lists exactly (.+) with the fake's descriptions and input schemas$`, w.inventoryLists)
-	sc.Step(`^the stdio server of "([^"]*)" is gone$`, w.stdioGone)
-	sc.Step(`^the fake "([^"]*)" saw no connection attempt$`, w.sawNoConnection)
-	sc.Step(`^the fake "([^"]*)" saw the client reach its SSE endpoint$`, w.sawSSE)
-	sc.Step(`^the fake "([^"]*)" has no open connection$`, w.noOpenConnection)
+func registerMCPSteps(sc *kernel.Steps) {
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only)$`, (*World).mcpServer)
+	sc.Step(`^an MCP server "([^"]*)" over stdio that takes (\d+) ms to exit$`, (*World).slowExitServer)
+	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) with the tools filter (.+)$`, (*World).mcpServerFiltered)
+	sc.Step(`^a hung MCP server "([^"]*)"$`, (*World).hungServer)
+	sc.Step(`^a hung MCP server "([^"]*)" with a timeout of (\d+) ms$`, (*World).hungServerTimeout)
+	sc.Step(`^a slow MCP server "([^"]*)" that answers after (\d+) s$`, (*World).slowServer)
+	sc.Step(`^an MCP server "([^"]*)" that refuses streamable HTTP and hangs on SSE, with a timeout of (\d+) ms$`, (*World).fallbackHangServer)
+	sc.Step(`^an unreachable MCP server "([^"]*)"$`, (*World).unreachableServer)
+	sc.Step(`^a disabled MCP server "([^"]*)"$`, (*World).disabledServer)
+	sc.Step(`^the shared fixture config "([^"]*)"$`, (*World).loadFixture)
+	sc.Step(`^the MCP config is written to a file$`, (*World).configAsFile)
+	sc.Step(`^the MCP config is (loaded|loaded without a context|listed|built into a toolkit)(?: with a (cancel after|deadline of) (\d+) ms)?$`, (*World).mcpAction)
+	sc.Step(`^the tools are exactly (.+)$`, (*World).toolsExactly)
+	sc.Step(`^the tools match the fixture "([^"]*)"$`, (*World).toolsMatchFixture)
+	sc.Step(`^server "([^"]*)" is (connected|failed|disabled)$`, (*World).serverStatus)
+	sc.Step(`^the inventory of "([^"]*)" lists exactly (.+) with the fake's descriptions and input schemas$`, (*World).inventoryLists)
+	sc.Step(`^the stdio server of "([^"]*)" is gone$`, (*World).stdioGone)
+	sc.Step(`^the fake "([^"]*)" saw no connection attempt$`, (*World).sawNoConnection)
+	sc.Step(`^the fake "([^"]*)" saw the client reach its SSE endpoint$`, (*World).sawSSE)
+	sc.Step(`^the fake "([^"]*)" has no open connection$`, (*World).noOpenConnection)
 }
 
 func (w *World) mcpServer(name, transport string) error {
@@ -53,14 +54,14 @@ func (w *World) mcpServer(name, transport string) error {
 	if err != nil {
 		return err
 	}
-	w.mcp.servers[name] = cfg
+	w.mcp().servers[name] = cfg
 	return nil
 }
 
 // slowExitServer is a stdio server that takes ms to exit once its stdin closed: a client that
 // returns before its children are gone is then caught whatever the machine's speed.
 func (w *World) slowExitServer(name string, ms int) error {
-	w.mcp.servers[name] = w.stdioServer(name, "--exit-delay", (time.Duration(ms) * time.Millisecond).String())
+	w.mcp().servers[name] = w.stdioServer(name, "--exit-delay", (time.Duration(ms) * time.Millisecond).String())
 	return nil
 }
 
@@ -73,7 +74,7 @@ func (w *World) mcpServerFiltered(name, transport, filter string) error {
 		return err
 	}
 	// Sent as written: the key order reaches ports whose maps keep insertion order (G7.10).
-	w.mcp.servers[name]["tools"] = json.RawMessage(filter)
+	w.mcp().servers[name]["tools"] = json.RawMessage(filter)
 	return nil
 }
 
@@ -82,7 +83,7 @@ func (w *World) hungServer(name string) error {
 	if err != nil {
 		return err
 	}
-	w.mcp.servers[name] = cfg
+	w.mcp().servers[name] = cfg
 	w.stallsFor(name, timing.Forever)
 	return nil
 }
@@ -91,7 +92,7 @@ func (w *World) hungServerTimeout(name string, ms int) error {
 	if err := w.hungServer(name); err != nil {
 		return err
 	}
-	w.mcp.servers[name]["timeout"] = ms
+	w.mcp().servers[name]["timeout"] = ms
 	return nil
 }
 
@@ -100,9 +101,9 @@ func (w *World) slowServer(name string, secs int) error {
 	if err != nil {
 		return fmt.Errorf("harness: slow server: %w", err)
 	}
-	w.mcp.closers = append(w.mcp.closers, s.Close)
-	w.mcp.servers[name] = map[string]any{"url": s.URL()}
-	w.bounds.slow[name] = s
+	w.mcp().closers = append(w.mcp().closers, s.Close)
+	w.mcp().servers[name] = map[string]any{"url": s.URL()}
+	w.stalls().slow[name] = s
 	w.stallsFor(name, time.Duration(secs)*time.Second)
 	return nil
 }
@@ -112,9 +113,9 @@ func (w *World) fallbackHangServer(name string, ms int) error {
 	if err != nil {
 		return fmt.Errorf("harness: SSE fallback server: %w", err)
 	}
-	w.mcp.fallback[name] = f
-	w.mcp.closers = append(w.mcp.closers, f.Close)
-	w.mcp.servers[name] = map[string]any{"url": f.URL(), "timeout": ms}
+	w.mcp().fallback[name] = f
+	w.mcp().closers = append(w.mcp().closers, f.Close)
+	w.mcp().servers[name] = map[string]any{"url": f.URL(), "timeout": ms}
 	w.stallsFor(name, timing.Forever)
 	return nil
 }
@@ -124,7 +125,7 @@ func (w *World) unreachableServer(name string) error {
 	if err != nil {
 		return fmt.Errorf("harness: closed port: %w", err)
 	}
-	w.mcp.servers[name] = map[string]any{"url": url, "timeout": 2000}
+	w.mcp().servers[name] = map[string]any{"url": url, "timeout": 2000}
 	return nil
 }
 
@@ -135,20 +136,20 @@ func (w *World) disabledServer(name string) error {
 		return err
 	}
 	cfg["enabled"] = false
-	w.mcp.servers[name] = cfg
+	w.mcp().servers[name] = cfg
 	return nil
 }
 
-func (w *World) configAsFile() error { w.mcp.asFile = true; return nil }
+func (w *World) configAsFile() error { w.mcp().asFile = true; return nil }
 
 // mcpAction is the scenario's MCP call; on a quick first attempt (quick.go) its limit is cut,
 // and it runs again as written when that attempt proved nothing.
 func (w *World) mcpAction(action, limit, ms string) error {
-	return w.quickAction(func() error {
+	return w.a.QuickAction(func() error {
 		args := map[string]any{}
 		if ms != "" {
 			n, _ := strconv.Atoi(ms)
-			n = w.quickMs(n)
+			n = w.a.QuickMs(n)
 			if limit == "cancel after" {
 				args["cancelAfterMs"] = n
 			} else {
@@ -185,7 +186,7 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 	}
 	args["mcpConfig"] = cfg
 	callerLimit := callerLimitOf(args)
-	w.lastLimit = callerLimit
+	w.a.SetLimit(callerLimit)
 	op := "mcp.load"
 	switch action {
 	case "loaded without a context":
@@ -194,7 +195,7 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 		op = "mcp.list"
 	case "built into a toolkit":
 		// A client described earlier exists before its toolkit, as in a host's code.
-		if w.client != nil {
+		if w.llm().client != nil {
 			if err := w.ensureClient(); err != nil {
 				return err
 			}
@@ -202,12 +203,12 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 		op = "toolkit.create"
 		h := w.handle("t")
 		args["handle"] = h
-		w.toolkit = h
-		w.toolkits = append(w.toolkits, h)
+		w.tk().toolkit = h
+		w.tk().toolkits = append(w.tk().toolkits, h)
 	}
 	bound, floor := w.pin(callerLimit)
-	_, err = w.callBounded(op, args, bound, floor)
-	w.mcp.snapshotChildren()
+	_, err = w.a.CallBounded(op, args, bound, floor)
+	w.mcp().snapshotChildren()
 	return err
 }
 
@@ -216,7 +217,7 @@ func (w *World) okResult() (map[string]any, error) {
 	if err := w.callSucceeds(); err != nil {
 		return nil, err
 	}
-	return w.last.Result, nil
+	return w.last().Result, nil
 }
 
 func (w *World) toolNames() ([]string, error) {
@@ -242,14 +243,14 @@ func (w *World) toolsExactly(list string) error {
 		return err
 	}
 	// "none" is an empty list; a port's empty list must equal it however it was built.
-	if d := diffOf(want, got, cmpopts.EquateEmpty()); d != nil {
+	if d := kernel.DiffOf(want, got, cmpopts.EquateEmpty()); d != nil {
 		return fmt.Errorf("tool names differ (-want +got):\n%w", d)
 	}
 	return nil
 }
 
 func (w *World) toolsMatchFixture(name string) error {
-	b, err := readFixture(w.env.Root, name)
+	b, err := readFixture(w.env().Root, name)
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func (w *World) toolsMatchFixture(name string) error {
 	if err != nil {
 		return err
 	}
-	if d := diffOf(want, got); d != nil {
+	if d := kernel.DiffOf(want, got); d != nil {
 		return fmt.Errorf("tool names differ from fixture %s (-want +got):\n%w", name, d)
 	}
 	return nil
@@ -303,7 +304,7 @@ func (w *World) inventoryLists(server, list string) error {
 			reported, _ := info["inputSchema"].(map[string]any)
 			for _, k := range slices.Sorted(maps.Keys(s)) { // sorted: the first difference named is the same every run
 				v := s[k]
-				if d := diffOf(v, reported[k]); d != nil {
+				if d := kernel.DiffOf(v, reported[k]); d != nil {
 					return fmt.Errorf("tool %q: input schema key %q differs from the fake's (-fake +reported):\n%w", name, k, d)
 				}
 			}
@@ -313,20 +314,20 @@ func (w *World) inventoryLists(server, list string) error {
 		}
 	}
 	sort.Strings(got)
-	if d := diffOf(want, got); d != nil {
+	if d := kernel.DiffOf(want, got); d != nil {
 		return fmt.Errorf("inventory of %q differs (-want +got):\n%w", server, d)
 	}
 	return nil
 }
 
 func (w *World) stdioGone(name string) error {
-	path, ok := w.mcp.pidFiles[name]
+	path, ok := w.mcp().pidFiles[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
 	pid, err := readPID(path)
 	if err != nil {
-		return &Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
 	}
 	if !w.settle(func() bool { return mcpfake.ProcessGone(pid) }) {
 		return fmt.Errorf("the stdio server of %q (pid %d) is still running %s after the call returned", name, pid, timing.ExitGrace)
@@ -335,7 +336,7 @@ func (w *World) stdioGone(name string) error {
 }
 
 func (w *World) sawNoConnection(name string) error {
-	h, ok := w.mcp.hangs[name]
+	h, ok := w.mcp().hangs[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not a counting fake of this scenario", name)
 	}
@@ -346,21 +347,21 @@ func (w *World) sawNoConnection(name string) error {
 }
 
 func (w *World) sawSSE(name string) error {
-	f, ok := w.mcp.fallback[name]
+	f, ok := w.mcp().fallback[name]
 	if !ok {
 		return fmt.Errorf("harness: %q is not an SSE-fallback fake of this scenario", name)
 	}
 	if f.SSEGets() == 0 {
-		return &Inconclusive{Why: fmt.Sprintf("the fake %q saw %d POSTs and no GET on its SSE endpoint: the fallback was never tried", name, f.Posts())}
+		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake %q saw %d POSTs and no GET on its SSE endpoint: the fallback was never tried", name, f.Posts())}
 	}
 	return nil
 }
 
 func (w *World) noOpenConnection(name string) error {
 	var open func() int
-	if h, ok := w.mcp.http[name]; ok {
+	if h, ok := w.mcp().http[name]; ok {
 		open = h.Open
-	} else if h, ok := w.mcp.hangs[name]; ok {
+	} else if h, ok := w.mcp().hangs[name]; ok {
 		open = h.Open
 	} else {
 		return fmt.Errorf("harness: %q has no connection counter", name)

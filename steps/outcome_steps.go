@@ -2,27 +2,28 @@ package steps
 
 import (
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 )
 
-func (w *World) registerOutcomeSteps(sc stepAdder) {
-	sc.Step(`^the call succeeds$`, w.callSucceeds)
-	sc.Step(`^the call fails with kind "([^"]*)"$`, w.callFailsWith)
-	sc.Step(`^the call fails with this port's deadline error$`, w.callFailsWithDeadline)
-	sc.Step(`^the warnings name "([^"]*)"$`, w.warningsName)
-	sc.Step(`^no warning names "([^"]*)"$`, w.noWarningNames)
-	sc.Step(`^the recording HTTP client carried every LLM request$`, w.recorderCarriedAll)
-	sc.Step(`^the run made (\d+) LLM requests?$`, w.llmRequestCount)
+func registerOutcomeSteps(sc *kernel.Steps) {
+	sc.Step(`^the call succeeds$`, (*World).callSucceeds)
+	sc.Step(`^the call fails with kind "([^"]*)"$`, (*World).callFailsWith)
+	sc.Step(`^the call fails with this port's deadline error$`, (*World).callFailsWithDeadline)
+	sc.Step(`^the warnings name "([^"]*)"$`, (*World).warningsName)
+	sc.Step(`^no warning names "([^"]*)"$`, (*World).noWarningNames)
+	sc.Step(`^the recording HTTP client carried every LLM request$`, (*World).recorderCarriedAll)
+	sc.Step(`^the run made (\d+) LLM requests?$`, (*World).llmRequestCount)
 }
 
 func (w *World) callSucceeds() error {
-	if w.last == nil {
+	if w.last() == nil {
 		return fmt.Errorf("harness: no call was made")
 	}
-	if !w.last.OK {
-		return fmt.Errorf("%s failed: %s: %s", w.lastOp, w.last.Error.Kind, w.last.Error.Message)
+	if !w.last().OK {
+		return fmt.Errorf("%s failed: %s: %s", w.lastOp(), w.last().Error.Kind, w.last().Error.Message)
 	}
-	return nullResult(w.lastOp, w.last.Result)
+	return nullResult(w.lastOp(), w.last().Result)
 }
 
 // resultFields are the fields an op's result fills from what the library returned; the
@@ -46,29 +47,29 @@ func nullResult(op string, r map[string]any) error {
 }
 
 func (w *World) callFailsWith(kind string) error {
-	if w.last == nil {
+	if w.last() == nil {
 		return fmt.Errorf("harness: no call was made")
 	}
-	if w.last.OK {
-		return fmt.Errorf("%s succeeded; want an error of kind %q (result %v)", w.lastOp, kind, w.last.Result)
+	if w.last().OK {
+		return fmt.Errorf("%s succeeded; want an error of kind %q (result %v)", w.lastOp(), kind, w.last().Result)
 	}
-	if w.last.Error.Kind != kind {
-		return fmt.Errorf("%s failed with kind %q (%s); want %q", w.lastOp, w.last.Error.Kind, w.last.Error.Message, kind)
+	if w.last().Error.Kind != kind {
+		return fmt.Errorf("%s failed with kind %q (%s); want %q", w.lastOp(), w.last().Error.Kind, w.last().Error.Message, kind)
 	}
 	return nil
 }
 
 func (w *World) warningsName(word string) error {
-	for _, l := range w.warnings {
+	for _, l := range w.a.Warnings() {
 		if strings.Contains(l, `"`+word+`"`) || strings.Contains(l, "'"+word+"'") {
 			return nil
 		}
 	}
-	return fmt.Errorf("no warning names %q; warnings were: %q", word, w.warnings)
+	return fmt.Errorf("no warning names %q; warnings were: %q", word, w.a.Warnings())
 }
 
 func (w *World) noWarningNames(word string) error {
-	for _, l := range w.warnings {
+	for _, l := range w.a.Warnings() {
 		if strings.Contains(l, word) {
 			return fmt.Errorf("a warning names %q: %q", word, l)
 		}
@@ -78,13 +79,17 @@ func (w *World) noWarningNames(word string) error {
 
 // recorderCarriedAll compares the adapter's recording client count with what the fake saw.
 func (w *World) recorderCarriedAll() error {
-	seen := len(w.route.Requests())
+	seen := len(w.llm().route.Requests())
 	if seen == 0 {
 		return fmt.Errorf("the fake LLM saw no request")
 	}
 	carried := 0
-	for _, r := range w.host.ranRecords() {
-		carried += r.httpRequests
+	for _, r := range w.ranRequests() {
+		for _, c := range r.Slots {
+			if c.Slot == "http" {
+				carried++
+			}
+		}
 	}
 	if carried != seen {
 		return fmt.Errorf("the recording HTTP client carried %d requests; the fake LLM received %d", carried, seen)
@@ -93,7 +98,7 @@ func (w *World) recorderCarriedAll() error {
 }
 
 func (w *World) llmRequestCount(n int) error {
-	if got := len(w.route.Requests()); got != n {
+	if got := len(w.llm().route.Requests()); got != n {
 		return fmt.Errorf("the fake LLM received %d requests; want %d", got, n)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,14 +12,19 @@ import (
 // can know (the fakes' ports, the scenario's temp dir) written as placeholders. Nil for
 // other scenarios, and for X.4's own, which judge their values themselves.
 func (w *World) parityValues(tags []string) any {
+	return parityOf(tags, w.a.Responses(), w.a.Dir())
+}
+
+// parityOf is parityValues of the given responses, with the attempt's temp dir scrubbed.
+func parityOf(tags []string, responses []kernel.Response, dir string) any {
 	if !slices.Contains(tags, "contract") || slices.Contains(tags, "X.4") {
 		return nil
 	}
-	v := w.returnedValues()
+	v := returnedValues(responses)
 	if len(v) == 0 {
 		return nil
 	}
-	return scrubRun(numbersAsText(v), w.dir)
+	return scrubRun(numbersAsText(v), dir)
 }
 
 var loopbackPort = regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):\d+`)

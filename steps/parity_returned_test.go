@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,15 +27,16 @@ func TestScrubRunMakesRunsComparable(t *testing.T) {
 }
 
 func TestParityValuesOnlyForContractScenarios(t *testing.T) {
-	w := &World{dir: "/tmp/d1", responses: []opResponse{{op: "sanitize", resp: &adapter.Response{OK: true, Result: map[string]any{"value": "/tmp/d1/x"}}}}}
-	if v := w.parityValues([]string{"G1.1"}); v != nil {
+	responses := []kernel.Response{{Op: "sanitize", Resp: &adapter.Response{OK: true, Result: map[string]any{"value": "/tmp/d1/x"}}}}
+	values := func(tags []string) any { return parityOf(tags, responses, "/tmp/d1") }
+	if v := values([]string{"G1.1"}); v != nil {
 		t.Fatalf("an ADR scenario got X.4 values: %v", v)
 	}
-	if v := w.parityValues([]string{"contract", "X.4"}); v != nil {
+	if v := values([]string{"contract", "X.4"}); v != nil {
 		t.Fatalf("X.4's own scenario got values twice: %v", v)
 	}
 	want := []any{map[string]any{"op": "sanitize", "result": map[string]any{"value": "<tmp>/x"}}}
-	if d := cmp.Diff(want, w.parityValues([]string{"contract", "C2.1"})); d != "" {
+	if d := cmp.Diff(want, values([]string{"contract", "C2.1"})); d != "" {
 		t.Fatalf("a contract scenario's values (-want +got):\n%s", d)
 	}
 }

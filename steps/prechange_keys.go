@@ -1,6 +1,10 @@
 package steps
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+)
 
 // exactPreChangeKeys checks every recorded body against this port's own pre-change key set
 // for path, e.g. "anthropic stream" (G1.4): a port is judged against the keys it sent before
@@ -19,7 +23,7 @@ func (w *World) exactPreChangeKeys(path string) error {
 		return err
 	}
 	for i, b := range bodies {
-		if d := diffOf(want, keysOf(b)); d != nil {
+		if d := kernel.DiffOf(want, keysOf(b)); d != nil {
 			return fmt.Errorf("LLM request %d key set differs from %s's pre-change %s keys (%s) (-want +got):\n%w",
 				i+1, f.Port, path, f.PreChangeKeys.Fact, d)
 		}

@@ -3,25 +3,26 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 
 	"github.com/cucumber/godog"
 )
 
-func (w *World) registerStoreSteps(sc stepAdder) {
-	sc.Step(`^the store accessor returns the host-supplied store$`, w.storeIdentity)
-	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, w.storeGet)
-	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, w.storeSave)
-	sc.Step(`^the conversation is empty$`, w.conversationEmpty)
-	sc.Step(`^the conversation does not contain "([^"]*)"$`, w.conversationLacks)
-	sc.Step(`^the conversation carries, in order, the messages (.+)$`, w.conversationCarries)
+func registerStoreSteps(sc *kernel.Steps) {
+	sc.Step(`^the store accessor returns the host-supplied store$`, (*World).storeIdentity)
+	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, (*World).storeGet)
+	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, (*World).storeSave)
+	sc.Step(`^the conversation is empty$`, (*World).conversationEmpty)
+	sc.Step(`^the conversation does not contain "([^"]*)"$`, (*World).conversationLacks)
+	sc.Step(`^the conversation carries, in order, the messages (.+)$`, (*World).conversationCarries)
 }
 
 func (w *World) storeIdentity() error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	r, err := w.must("store.identity", map[string]any{"client": w.client["handle"]})
+	r, err := w.must("store.identity", map[string]any{"client": w.llm().client["handle"]})
 	if err != nil {
 		return err
 	}
@@ -35,11 +36,11 @@ func (w *World) storeGet(id string) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	r, err := w.must("store.get", map[string]any{"client": w.client["handle"], "id": id})
+	r, err := w.must("store.get", map[string]any{"client": w.llm().client["handle"], "id": id})
 	if err != nil {
 		return err
 	}
-	w.stored = r
+	w.store().stored = r
 	return nil
 }
 
@@ -51,25 +52,25 @@ func (w *World) storeSave(id string, doc *godog.DocString) error {
 	if err := json.Unmarshal([]byte(doc.Content), &msgs); err != nil {
 		return fmt.Errorf("harness: messages are not a JSON list: %w", err)
 	}
-	_, err := w.must("store.save", map[string]any{"client": w.client["handle"], "id": id, "messages": msgs})
+	_, err := w.must("store.save", map[string]any{"client": w.llm().client["handle"], "id": id, "messages": msgs})
 	return err
 }
 
 func (w *World) conversationEmpty() error {
-	if w.stored == nil {
+	if w.store().stored == nil {
 		return fmt.Errorf("harness: no conversation was read")
 	}
-	if msgs, _ := w.stored["messages"].([]any); len(msgs) != 0 {
+	if msgs, _ := w.store().stored["messages"].([]any); len(msgs) != 0 {
 		return fmt.Errorf("the conversation holds %d messages; want none", len(msgs))
 	}
 	return nil
 }
 
 func (w *World) conversationCarries(list string) error {
-	if w.stored == nil {
+	if w.store().stored == nil {
 		return fmt.Errorf("harness: no conversation was read")
 	}
-	msgs, ok := w.stored["messages"].([]any)
+	msgs, ok := w.store().stored["messages"].([]any)
 	if !ok {
 		return fmt.Errorf("the store accessor returned no conversation")
 	}
@@ -82,9 +83,9 @@ func (w *World) conversationCarries(list string) error {
 
 // conversationLacks: the stored transcript must hold the turns but not a transform's edit.
 func (w *World) conversationLacks(text string) error {
-	msgs, _ := w.stored["messages"].([]any)
+	msgs, _ := w.store().stored["messages"].([]any)
 	if len(msgs) == 0 {
-		return fmt.Errorf("the store holds no messages for the conversation (%s)", jsonString(w.stored))
+		return fmt.Errorf("the store holds no messages for the conversation (%s)", jsonString(w.store().stored))
 	}
 	if js := jsonString(msgs); strings.Contains(js, text) {
 		return fmt.Errorf("the stored conversation carries %q, an edit the body transform made to one request: %s", text, clipString(js, 600))

@@ -15,7 +15,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/steps"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
 
 // releaseFlags are the flags that bring a maintainer's own tree and releases: --toolnexus and
@@ -141,27 +141,27 @@ func (p *plan) join(o suite.Options, set *ports.Set, ran []*result.PortResult, i
 // baseline records the X.3 baseline release's bodies (a run of @X.3 on it alone) and returns
 // what the main run compares with. With no --baseline, X.3 is left out of the run and the
 // user is told why.
-func recordBaseline(ctx context.Context, o suite.Options, impl string, p *plan) (steps.Baseline, error) {
+func recordBaseline(ctx context.Context, o suite.Options, impl string, p *plan) (kernel.Baseline, error) {
 	dir := filepath.Join(o.Cache, "baseline", strings.ReplaceAll(impl, "/", "_"))
 	if err := os.RemoveAll(dir); err != nil {
-		return steps.Baseline{}, err
+		return kernel.Baseline{}, err
 	}
 	rec := o
 	rec.Ports, rec.Tags, rec.ReportDir, rec.UpdateGolden = []string{impl}, "@X.3", "", false
-	rec.Baseline = steps.Baseline{Impl: impl, Dir: dir, Record: true}
+	rec.Baseline = kernel.Baseline{Impl: impl, Port: baselinePort(o.Root, impl), Dir: dir, Record: true}
 	rec.Required, rec.OnDone = nil, nil // the baseline's absence is said below, not judged
 	fmt.Fprintf(os.Stderr, "X.3: recording the baseline %s's bodies\n", impl)
 	start := time.Now()
 	if r := p.preset[impl]; r != nil {
 		fmt.Fprintf(os.Stderr, "X.3: the baseline %s is not available: %s\n", impl, r.Reason)
 	} else if res, err := suite.Run(ctx, rec); err != nil {
-		return steps.Baseline{}, err
+		return kernel.Baseline{}, err
 	} else if !res[0].Present {
 		fmt.Fprintf(os.Stderr, "X.3: the baseline %s is not present: %s\n", impl, res[0].Reason)
 	} else {
 		fmt.Fprintf(os.Stderr, "X.3: baseline %s recorded in %s (%s)\n", impl, dir, time.Since(start).Round(time.Millisecond))
 	}
-	return steps.Baseline{Impl: impl, Dir: dir}, nil
+	return kernel.Baseline{Impl: impl, Port: baselinePort(o.Root, impl), Dir: dir}, nil
 }
 
 // withoutX3 leaves X.3 out of a tag expression (godog: "," is or, "&&" is and, "~" is not).
@@ -238,4 +238,10 @@ func runImpls(ctx context.Context, c *common, opts suite.Options, baseline, tags
 	}
 	results, err := p.join(opts, c.set, ran, ids)
 	return results, ids, err
+}
+
+// baselinePort is the port a baseline release belongs to, as the manifests say.
+func baselinePort(root, impl string) string {
+	im, _ := ports.ResolveIn(root, impl)
+	return im.Port
 }

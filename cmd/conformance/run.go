@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"context"
 	"encoding/json"
 	"errors"
@@ -73,6 +74,7 @@ func (c *common) options(impls []string, tags string) (suite.Options, error) {
 		ScenarioTimeout: time.Minute, PrepareTimeout: c.prepareTimeout,
 		StdioArgv: stdioArgv(exe), Jobs: c.jobs, AsWritten: c.asWritten, NoForkServer: c.noForkServer,
 		Strict: c.strict, NoRetry: c.noRetry,
+		Library: steps.Library(), Returned: steps.Returned, // the engine is handed the areas
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func BenchmarkBesideBrokenAdapter(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 				began := time.Now()
-				results, err := Run(ctx, Options{
+				results, err := Run(ctx, Options{Library: steps.Library(), Returned: steps.Returned,
 					Root: dir, Cache: filepath.Join(root, ".cache"), Ports: []string{"reference", "chaos-" + mode},
 					Tags: "@G1.2,@A5.1", CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
 					PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"},

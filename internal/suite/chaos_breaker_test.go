@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -31,7 +32,7 @@ func TestChaosBreakerAndBroken(t *testing.T) {
 	var mu sync.Mutex
 	finished := map[string]time.Duration{}
 	began := time.Now()
-	results, err := Run(context.Background(), Options{
+	results, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned,
 		Root: dir, Cache: filepath.Join(root, ".cache"), Ports: []string{"reference", "chaos-hang", "chaos-exit-at-start"},
 		Tags: "@G1.1,@G1.3", CallTimeout: deadline, ScenarioTimeout: time.Minute, PrepareTimeout: 5 * time.Minute,
 		// Several scenarios at once, each on its own process: the breaker counts across them.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -106,7 +107,7 @@ func TestChaosBesideReference(t *testing.T) {
 		impls = append(impls, "chaos-"+m)
 	}
 	began := time.Now()
-	results, err := Run(context.Background(), Options{
+	results, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned,
 		Root: dir, Cache: filepath.Join(root, ".cache"), Ports: impls,
 		Tags: "@G1.2,@A5.1", CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
 		Jobs:           1, // one process serves the scenarios in turn, so a line it writes late is seen by the next request

@@ -61,6 +61,8 @@ type pool struct {
 	helloOps []any          // the ops the adapter said hello with
 	identity map[string]any // the first hello's result: the port's identity
 	noWarm   atomic.Bool    // a warm-up broke an adapter: start the others cold
+	// warm readies a new adapter before its first scenario (the areas' warm-ups; nil: none).
+	warm func(ctx context.Context, p *adapter.Process, ops []any) bool
 }
 
 // Spares: one from the fill; a second once a scenario still had to wait (discards come in
@@ -316,7 +318,7 @@ func (p *pool) start(ctx context.Context) (*adapter.Process, error) {
 		return nil, err
 	}
 	hello, cpu := time.Since(began), proc.CPU()
-	if !p.noWarm.Load() && !warm(ctx, proc, p.ops(proc)) {
+	if p.warm != nil && !p.noWarm.Load() && !p.warm(ctx, proc, p.ops(proc)) {
 		p.noWarm.Store(true)
 		p.retire(proc)
 		if proc, err = p.launch(ctx); err != nil {

@@ -19,15 +19,14 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/errkind"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/schema"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // Options configure one run.
@@ -54,8 +53,12 @@ type Options struct {
 	// ImplEnv is extra environment for one implementation's prepare and adapter only (a
 	// checkout's build, a release's version; see internal/checkout).
 	ImplEnv map[string][]string
-	// Baseline is the X.3 release comparison (see steps.Baseline); zero: X.3 has no baseline.
-	Baseline steps.Baseline
+	// Baseline is the X.3 release comparison (see kernel.Baseline); zero: X.3 has no baseline.
+	Baseline kernel.Baseline
+	// Library is the step library: the areas cmd/conformance hands the engine.
+	Library kernel.Library
+	// Returned gives a scenario's X.4 values (nil: none).
+	Returned kernel.Returned
 	// Jobs is how many scenarios of one implementation run at once, each on its own
 	// adapter process and fakes (0: AutoJobs of the number of implementations).
 	Jobs int
@@ -87,11 +90,11 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	fake, err := llm.Start()
+	shared, closeShared, err := o.Library.Open()
 	if err != nil {
-		return nil, fmt.Errorf("harness: fake LLM would not start: %w", err)
+		return nil, fmt.Errorf("harness: %w", err)
 	}
-	defer fake.Close()
+	defer closeShared()
 	sweepDeadRuns()
 	tempRoot, err := os.MkdirTemp("", fmt.Sprintf("conformance-run-%d-", os.Getpid()))
 	if err != nil {
@@ -111,7 +114,7 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := runImplementation(ctx, o, in, i, proto, fake)
+			r := runImplementation(ctx, o, in, i, proto, shared)
 			JudgeScenarios(r, in.features)
 			r.Judge(in.ids)
 			if o.ReportDir != "" && r.Present {
@@ -157,7 +160,7 @@ func Validate(o Options) (*input, error) {
 	if in.selected, err = in.features.Select(o.Tags); err != nil {
 		return nil, err
 	}
-	if err := undefinedSteps(in.selected); err != nil {
+	if err := undefinedSteps(o.Library, in.selected); err != nil {
 		return nil, err
 	}
 	if len(o.Ports) == 0 {
@@ -203,11 +206,11 @@ func Validate(o Options) (*input, error) {
 
 // undefinedSteps names each selected scenario step that no definition matches (a typo in a
 // feature file), as file:line: bad input, not a failure of any implementation.
-func undefinedSteps(selected []Scenario) error {
+func undefinedSteps(lib kernel.Library, selected []Scenario) error {
 	var errs []string
 	seen := map[string]bool{}
 	for _, s := range selected {
-		for _, text := range steps.Undefined(s.Steps) {
+		for _, text := range kernel.Undefined(lib, s.Steps) {
 			if at := fmt.Sprintf("%s:%d: %q", s.File, s.Line, text); !seen[at] {
 				seen[at] = true
 				errs = append(errs, fmt.Sprintf("%s:%d: step %q has no definition (scenario %q)", s.File, s.Line, text, s.Key.Name))
@@ -243,7 +246,7 @@ func cause(ctx context.Context) string {
 	return "stopped"
 }
 
-func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, fake *llm.Server) *result.PortResult {
+func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, shared kernel.Shared) *result.PortResult {
 	im, name := in.impls[i], in.impls[i].Name
 	res := &result.PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
 		Required: im.Required || slices.Contains(o.Required, name)}
@@ -313,6 +316,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	adapters := newPool(ctx, adapter.Config{Port: name, Argv: ready.Argv, Env: env,
 		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable, Fork: forkServer(o, name, ready.ForkArgv, env)}, jobs, BreakerThreshold)
+	adapters.warm = o.Library.Warm
 	defer adapters.close() // a second close is a no-op; the leaks were taken below
 	hello, err := adapters.hello(ctx)
 	if err != nil {
@@ -343,12 +347,14 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 
 	var mu sync.Mutex
 	share := o.shared.join(len(in.selected)) // left once godog is done, below
-	senv := &steps.Env{
-		Port: name, LLM: fake, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
+	senv := &kernel.Env{
+		Port: name, PortFolder: im.Port, Family: strings.TrimSuffix(name, "@"+im.Release), Shared: shared, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
 		Facts: facts, FactsErr: factsErr,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
-		Admit:    share.admitter(),
+	}
+	senv.Hooks = kernel.Hooks{
+		Admit: share.admitter(),
 		Skip: func() (result.Status, string) {
 			if ctx.Err() != nil {
 				return result.StatusInterrupted, "not run: " + cause(ctx)
@@ -425,7 +431,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	features := in.features.order // the pickle ids LoadFeatures gave match this order only
 	suite := godog.TestSuite{
 		Name:                name,
-		ScenarioInitializer: steps.Register(senv),
+		ScenarioInitializer: kernel.Scenarios(senv, o.Library, o.Returned),
 		Options: &godog.Options{
 			Paths: features.run, Tags: o.Tags, Format: format,
 			// NoColors would strip escapes from godog's output one rune per write (a third of

@@ -3,6 +3,7 @@ package suite
 import (
 	"bufio"
 	"context"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,7 +37,7 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	exe, _ := os.Executable()
 	before := listeningSockets(t)
 	procsBefore := processes()
-	results, err := Run(context.Background(), Options{
+	results, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned,
 		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{ports.Reference},
 		Tags: "@G3.5,@G6.2,@G1.1,@A5.1", CallTimeout: 15 * time.Second, ScenarioTimeout: time.Minute,
 		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"},

@@ -3,6 +3,7 @@ package suite
 import (
 	"context"
 	"errors"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func writeFile(t *testing.T, path, text string) {
 func runScripted(t *testing.T, ctx context.Context, root, tags string, callTimeout time.Duration, env ...string) *result.PortResult {
 	t.Helper()
 	exe, _ := os.Executable()
-	rs, err := Run(ctx, Options{Root: root, Cache: t.TempDir(), Ports: []string{"python"}, Tags: tags,
+	rs, err := Run(ctx, Options{Library: steps.Library(), Returned: steps.Returned, Root: root, Cache: t.TempDir(), Ports: []string{"python"}, Tags: tags,
 		CallTimeout: callTimeout, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
 		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: env,
 		Jobs: BreakerThreshold}) // the breaker tests count failures of one wave
@@ -279,7 +280,7 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 		copyFile(t, filepath.Join(realRoot(t), "runners", port, ports.ManifestName), filepath.Join(dir, ports.ManifestName))
 	}
 	exe, _ := os.Executable()
-	rs, err := Run(context.Background(), Options{Root: root, Cache: t.TempDir(),
+	rs, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned, Root: root, Cache: t.TempDir(),
 		Ports: []string{"python", "js", "python@2.5", "python@v2.5", "go"}, Tags: "@G1.4",
 		CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
 		StdioArgv: []string{exe, "fake-mcp-stdio"},
@@ -315,7 +316,7 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 func TestBreakerWithMoreJobsThanItsThreshold(t *testing.T) {
 	const deadline = 300 * time.Millisecond
 	exe, _ := os.Executable()
-	rs, err := Run(context.Background(), Options{Root: scriptedRoot(t, ""), Cache: t.TempDir(), Ports: []string{"python"},
+	rs, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned, Root: scriptedRoot(t, ""), Cache: t.TempDir(), Ports: []string{"python"},
 		Tags: "@G1.1,@G1.3,@G1.4", CallTimeout: deadline, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
 		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: []string{"FAKE_MODE=hang"}, Jobs: BreakerThreshold + 1})
 	if err != nil {

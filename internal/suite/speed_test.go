@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,7 @@ func speedOptions(t *testing.T, tags string, jobs int) Options {
 	}
 	exe, _ := os.Executable()
 	return Options{
+		Library: steps.Library(), Returned: steps.Returned,
 		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{ports.Reference}, Tags: tags,
 		CallTimeout: 15 * time.Second, ScenarioTimeout: time.Minute, PrepareTimeout: 5 * time.Minute,
 		StdioArgv: []string{exe, "fake-mcp-stdio"}, Jobs: jobs,

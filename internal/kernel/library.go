@@ -1,0 +1,83 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+)
+
+// Area is one area of the contract (steps/<area>/): its steps, its host functions (slots)
+// and what it opens for a whole run. cmd/conformance hands the engine the list.
+type Area struct {
+	Name string
+	// Register binds the area's steps.
+	Register func(t *Steps)
+	// Slots answer the host functions the area's ops install, by slot name.
+	Slots map[string]SlotFunc
+	// Open, when set, starts what every scenario of the run shares (the fake LLM); the value
+	// is Env.Shared[Name] and close is called when the run ends.
+	Open func() (shared any, close func(), err error)
+	// Witness, when set, says what the area's fakes saw so far, for a call cut at its bound.
+	Witness func(a *Attempt) []string
+	// Warm, when set, is run on each new adapter before its first scenario (not judged): it
+	// reports false when it broke the process.
+	Warm func(ctx context.Context, p *adapter.Process, ops []any) bool
+}
+
+// Library is the step library: the areas, in registration order.
+type Library []Area
+
+func (lib Library) register(t *Steps) {
+	for _, a := range lib {
+		if a.Register != nil {
+			a.Register(t)
+		}
+	}
+}
+
+// slot finds the area answering a slot name.
+func (lib Library) slot(name string) (SlotFunc, bool) {
+	for _, a := range lib {
+		if f, ok := a.Slots[name]; ok {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// Open starts what the areas share for a run; close ends it all.
+func (lib Library) Open() (Shared, func(), error) {
+	shared := Shared{}
+	var closers []func()
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	for _, a := range lib {
+		if a.Open == nil {
+			continue
+		}
+		v, c, err := a.Open()
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		shared[a.Name] = v
+		if c != nil {
+			closers = append(closers, c)
+		}
+	}
+	return shared, closeAll, nil
+}
+
+// Warm runs every area's warm-up on a new adapter; false when one broke it.
+func (lib Library) Warm(ctx context.Context, p *adapter.Process, ops []any) bool {
+	for _, a := range lib {
+		if a.Warm != nil && !a.Warm(ctx, p, ops) {
+			return false
+		}
+	}
+	return true
+}
