@@ -3,9 +3,10 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )

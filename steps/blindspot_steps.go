@@ -2,9 +2,11 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
@@ -68,7 +70,7 @@ func (w *World) scriptSlowThenText(ms int, text string) error {
 func (w *World) gaveUpWithin(n, ms int) error {
 	var d time.Duration
 	// The close may reach the fake a moment after the run returned.
-	waitFor(time.Second, func() bool {
+	common.WaitFor(time.Second, func() bool {
 		reqs := w.llm().route.Requests()
 		if len(reqs) >= n {
 			d = reqs[n-1].GaveUpAfter
@@ -116,8 +118,8 @@ func (w *World) lastRequestLacks(text string) error {
 	}
 	msgs, _ := bodies[len(bodies)-1]["messages"].([]any)
 	for i, m := range msgs {
-		if strings.Contains(messageText(m), text) {
-			return fmt.Errorf("message %d of the last LLM request still carries %q: %q", i+1, text, messageText(m))
+		if strings.Contains(common.MessageText(m), text) {
+			return fmt.Errorf("message %d of the last LLM request still carries %q: %q", i+1, text, common.MessageText(m))
 		}
 	}
 	return nil
@@ -131,7 +133,7 @@ func (w *World) goneAtReturn(name string) error {
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
-	pid, err := readPID(path)
+	pid, err := common.ReadPID(path)
 	if err != nil {
 		return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file)", name)}
 	}
@@ -151,7 +153,7 @@ func (w *World) neverStarted(name string) error {
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
-	if pid, err := readPID(path); err == nil {
+	if pid, err := common.ReadPID(path); err == nil {
 		return fmt.Errorf("the stdio server of %q was started (pid %d); want no child process for it", name, pid)
 	}
 	return nil

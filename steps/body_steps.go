@@ -3,9 +3,11 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"sort"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 )
@@ -33,7 +35,7 @@ func (w *World) bodies() ([]map[string]any, error) {
 	var out []map[string]any
 	for i, r := range w.llm().route.Requests() {
 		if r.Body == nil {
-			return nil, fmt.Errorf("LLM request %d was not a JSON object: %q", i+1, clipString(string(r.Raw), 200))
+			return nil, fmt.Errorf("LLM request %d was not a JSON object: %q", i+1, common.ClipString(string(r.Raw), 200))
 		}
 		out = append(out, r.Body)
 	}
@@ -75,7 +77,7 @@ func (w *World) everyBodyHas(key string, want any) error {
 	for i, b := range bodies {
 		got, ok := b[key]
 		if !ok {
-			return fmt.Errorf("LLM request %d has no %q key; keys: %v", i+1, key, keysOf(b))
+			return fmt.Errorf("LLM request %d has no %q key; keys: %v", i+1, key, common.KeysOf(b))
 		}
 		if d := kernel.DiffOf(want, got); d != nil {
 			return fmt.Errorf("LLM request %d: %q differs (-want +got):\n%w", i+1, key, d)
@@ -91,21 +93,21 @@ func (w *World) noBodyHasKey(key string) error {
 	}
 	for i, b := range bodies {
 		if v, ok := b[key]; ok {
-			return fmt.Errorf("LLM request %d has %q = %s; the key must be absent", i+1, key, jsonString(v))
+			return fmt.Errorf("LLM request %d has %q = %s; the key must be absent", i+1, key, common.JSONString(v))
 		}
 	}
 	return nil
 }
 
 func (w *World) exactKeys(list string) error {
-	want := splitList(list)
+	want := common.SplitList(list)
 	sort.Strings(want)
 	bodies, err := w.bodies()
 	if err != nil {
 		return err
 	}
 	for i, b := range bodies {
-		if d := kernel.DiffOf(want, keysOf(b)); d != nil {
+		if d := kernel.DiffOf(want, common.KeysOf(b)); d != nil {
 			return fmt.Errorf("LLM request %d key set differs (-want +got):\n%w", i+1, d)
 		}
 	}
@@ -128,7 +130,7 @@ func (w *World) transformSaws() ([]map[string]any, error) {
 	for _, r := range w.ranRequests() {
 		for _, c := range r.Slots {
 			if c.Slot == "bodyTransform" {
-				m, _ := deepCopy(c.Decode()["body"]).(map[string]any) // numbers as float64, as they are compared
+				m, _ := common.DeepCopy(c.Decode()["body"]).(map[string]any) // numbers as float64, as they are compared
 				out = append(out, m)
 			}
 		}
@@ -177,8 +179,8 @@ func (w *World) transformNeverSaw(text string) error {
 		return err
 	}
 	for i, s := range saws {
-		if js := jsonString(s); strings.Contains(js, text) {
-			return fmt.Errorf("call %d of the transform was given a body already carrying %q (an earlier in-place edit leaked): %s", i+1, text, clipString(js, 600))
+		if js := common.JSONString(s); strings.Contains(js, text) {
+			return fmt.Errorf("call %d of the transform was given a body already carrying %q (an earlier in-place edit leaked): %s", i+1, text, common.ClipString(js, 600))
 		}
 	}
 	return nil
@@ -221,7 +223,7 @@ func (w *World) wireIsTransformOutput() error {
 
 // applyTransform is the harness's own model of the declared transform (SPEC.md §3).
 func applyTransform(spec, saw map[string]any) map[string]any {
-	out := deepCopy(saw).(map[string]any)
+	out := common.DeepCopy(saw).(map[string]any)
 	if null, _ := spec["returnNull"].(bool); null {
 		return out
 	}
@@ -275,7 +277,7 @@ func (w *World) lastUserOnWire(want string) error {
 }
 
 func (w *World) offersTools(list string) error {
-	want := splitList(list)
+	want := common.SplitList(list)
 	bodies, err := w.bodies()
 	if err != nil {
 		return err
@@ -283,7 +285,7 @@ func (w *World) offersTools(list string) error {
 	for i, b := range bodies {
 		tools, ok := b["tools"].([]any)
 		if !ok {
-			return fmt.Errorf("LLM request %d has no tools array (tools = %s)", i+1, jsonString(b["tools"]))
+			return fmt.Errorf("LLM request %d has no tools array (tools = %s)", i+1, common.JSONString(b["tools"]))
 		}
 		var got []string
 		for _, t := range tools {
@@ -304,7 +306,7 @@ func (w *World) requestCarriesToolOutput(n int, output string) error {
 	if n < 1 || n > len(bodies) {
 		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
 	}
-	if !strings.Contains(jsonString(bodies[n-1]["messages"]), output) {
+	if !strings.Contains(common.JSONString(bodies[n-1]["messages"]), output) {
 		return fmt.Errorf("LLM request %d does not carry the tool output %q in its messages", n, output)
 	}
 	return nil
@@ -318,28 +320,9 @@ func (w *World) lastRequestCarriesInOrder(list string) error {
 	msgs, _ := bodies[len(bodies)-1]["messages"].([]any)
 	var texts []string
 	for _, m := range msgs {
-		texts = append(texts, messageText(m))
+		texts = append(texts, common.MessageText(m))
 	}
-	return inOrder(texts, quotedList(list), "the last LLM request")
-}
-
-// inOrder checks that each wanted text occurs in a later message than the one before.
-func inOrder(texts, wants []string, what string) error {
-	at := 0
-	for _, want := range wants {
-		found := false
-		for at < len(texts) {
-			at++
-			if strings.Contains(texts[at-1], want) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return fmt.Errorf("%s does not carry %q in order; its messages: %q", what, want, texts)
-		}
-	}
-	return nil
+	return common.InOrder(texts, common.QuotedList(list), "the last LLM request")
 }
 
 // toolName reads a tool's name in either wire shape.
@@ -357,79 +340,8 @@ func lastUserText(body map[string]any) string {
 	msgs, _ := body["messages"].([]any)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if m, _ := msgs[i].(map[string]any); m["role"] == "user" {
-			return messageText(m)
+			return common.MessageText(m)
 		}
 	}
 	return ""
-}
-
-// messageText flattens a message's content (a string or a list of blocks) to text.
-func messageText(msg any) string {
-	m, _ := msg.(map[string]any)
-	switch c := m["content"].(type) {
-	case string:
-		return c
-	case []any:
-		var parts []string
-		for _, b := range c {
-			bm, _ := b.(map[string]any)
-			if s, ok := bm["text"].(string); ok {
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, jsonString(b))
-			}
-		}
-		return strings.Join(parts, "")
-	}
-	return ""
-}
-
-func keysOf(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		p = strings.Trim(strings.TrimSpace(p), `"`)
-		if p != "" && p != "none" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// quotedList returns the "quoted" items of a step argument, in order.
-func quotedList(s string) []string {
-	var vals []string
-	for i, p := range strings.Split(s, `"`) {
-		if i%2 == 1 {
-			vals = append(vals, p)
-		}
-	}
-	return vals
-}
-
-func jsonString(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func clipString(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
-}
-
-func deepCopy(v any) any {
-	b, _ := json.Marshal(v)
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
 }

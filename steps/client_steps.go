@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
 	"github.com/cucumber/godog"
@@ -164,8 +165,8 @@ func (w *World) toolkitWithHostTool(name string) error {
 	if _, err := w.must("toolkit.create", map[string]any{"handle": h, "extraTools": []any{echoTool(name)}}); err != nil {
 		return err
 	}
-	w.tk().toolkit = h
-	w.tk().toolkits = append(w.tk().toolkits, h)
+	w.tk().Current = h
+	w.tk().All = append(w.tk().All, h)
 	return nil
 }
 
@@ -174,8 +175,8 @@ func (w *World) emptyToolkit() error {
 	if _, err := w.must("toolkit.create", map[string]any{"handle": h}); err != nil {
 		return err
 	}
-	w.tk().toolkit = h
-	w.tk().toolkits = append(w.tk().toolkits, h)
+	w.tk().Current = h
+	w.tk().All = append(w.tk().All, h)
 	return nil
 }
 
@@ -207,8 +208,8 @@ func (w *World) runs(prompt, mode string) error {
 		return err
 	}
 	args := map[string]any{"client": w.llm().client["handle"], "prompt": prompt, "stream": mode == "stream"}
-	if w.tk().toolkit != "" {
-		args["toolkit"] = w.tk().toolkit
+	if w.tk().Current != "" {
+		args["toolkit"] = w.tk().Current
 	}
 	r, err := w.call("client.run", args)
 	if err != nil {
@@ -225,8 +226,8 @@ func (w *World) asks(prompt, id string) error {
 		return err
 	}
 	args := map[string]any{"client": w.llm().client["handle"], "prompt": prompt, "id": id}
-	if w.tk().toolkit != "" {
-		args["toolkit"] = w.tk().toolkit
+	if w.tk().Current != "" {
+		args["toolkit"] = w.tk().Current
 	}
 	r, err := w.call("client.ask", args)
 	if err != nil {

@@ -2,9 +2,10 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"slices"
 	"sort"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
 // Steps on the three schema adapters (contract C5).
@@ -25,27 +26,17 @@ func (w *World) adapterList(style string) ([]map[string]any, error) {
 	}
 	list, ok := w.ct().rendered[style].([]any)
 	if !ok {
-		return nil, fmt.Errorf("adapters returned %s for %s; want a list", compactJSON(w.ct().rendered[style]), style)
+		return nil, fmt.Errorf("adapters returned %s for %s; want a list", common.CompactJSON(w.ct().rendered[style]), style)
 	}
 	out := []map[string]any{}
 	for i, v := range list {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s entry %d is %s; want an object", style, i, compactJSON(v))
+			return nil, fmt.Errorf("%s entry %d is %s; want an object", style, i, common.CompactJSON(v))
 		}
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-func exactKeys(what string, m map[string]any, want ...string) error {
-	got := keysOf(m)
-	sort.Strings(got)
-	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		return fmt.Errorf("%s has the keys %v; want exactly %v", what, got, want)
-	}
-	return nil
 }
 
 func (w *World) openaiShape() error {
@@ -54,14 +45,14 @@ func (w *World) openaiShape() error {
 		return err
 	}
 	for i, e := range list {
-		if err := exactKeys(fmt.Sprintf("openai entry %d", i), e, "type", "function"); err != nil {
+		if err := common.ExactKeys(fmt.Sprintf("openai entry %d", i), e, "type", "function"); err != nil {
 			return err
 		}
 		if e["type"] != "function" {
-			return fmt.Errorf("openai entry %d has type %s; want \"function\"", i, compactJSON(e["type"]))
+			return fmt.Errorf("openai entry %d has type %s; want \"function\"", i, common.CompactJSON(e["type"]))
 		}
 		fn, _ := e["function"].(map[string]any)
-		if err := exactKeys(fmt.Sprintf("openai entry %d's function", i), fn, "name", "description", "parameters"); err != nil {
+		if err := common.ExactKeys(fmt.Sprintf("openai entry %d's function", i), fn, "name", "description", "parameters"); err != nil {
 			return err
 		}
 	}
@@ -74,7 +65,7 @@ func (w *World) anthropicShape() error {
 		return err
 	}
 	for i, e := range list {
-		if err := exactKeys(fmt.Sprintf("anthropic entry %d", i), e, "name", "description", "input_schema"); err != nil {
+		if err := common.ExactKeys(fmt.Sprintf("anthropic entry %d", i), e, "name", "description", "input_schema"); err != nil {
 			return err
 		}
 	}
@@ -88,14 +79,14 @@ func (w *World) geminiDecls() ([]map[string]any, error) {
 		return nil, err
 	}
 	if len(list) != 1 {
-		return nil, fmt.Errorf("gemini output has %d elements; want exactly one: %s", len(list), compactJSON(w.ct().rendered["gemini"]))
+		return nil, fmt.Errorf("gemini output has %d elements; want exactly one: %s", len(list), common.CompactJSON(w.ct().rendered["gemini"]))
 	}
-	if err := exactKeys("the gemini element", list[0], "functionDeclarations"); err != nil {
+	if err := common.ExactKeys("the gemini element", list[0], "functionDeclarations"); err != nil {
 		return nil, err
 	}
 	decls, ok := list[0]["functionDeclarations"].([]any)
 	if !ok {
-		return nil, fmt.Errorf("functionDeclarations is %s; want a list", compactJSON(list[0]["functionDeclarations"]))
+		return nil, fmt.Errorf("functionDeclarations is %s; want a list", common.CompactJSON(list[0]["functionDeclarations"]))
 	}
 	out := []map[string]any{}
 	for _, d := range decls {
@@ -118,7 +109,7 @@ func (w *World) geminiShape() error {
 		return fmt.Errorf("gemini declares %d functions; the toolkit has %d tools", len(decls), len(tools))
 	}
 	for i, d := range decls {
-		if err := exactKeys(fmt.Sprintf("gemini declaration %d", i), d, "name", "description", "parameters"); err != nil {
+		if err := common.ExactKeys(fmt.Sprintf("gemini declaration %d", i), d, "name", "description", "parameters"); err != nil {
 			return err
 		}
 	}
@@ -129,7 +120,7 @@ func (w *World) geminiExactly(raw string) error {
 	if w.ct().rendered == nil {
 		return fmt.Errorf("harness: the schema adapters were not rendered")
 	}
-	return sameJSON("the gemini output", raw, w.ct().rendered["gemini"])
+	return common.SameJSON("the gemini output", raw, w.ct().rendered["gemini"])
 }
 
 // adapterEntries gives, per adapter, each entry's name and schema in order.
@@ -189,7 +180,7 @@ func (w *World) adapterSchemasMatch() error {
 }
 
 func (w *World) toolOrderEverywhere(list string) error {
-	want := splitList(list)
+	want := common.SplitList(list)
 	tools, err := w.describedTools()
 	if err != nil {
 		return err
@@ -258,12 +249,12 @@ func (w *World) returnedMatchGolden(name string) error {
 // matchGoldenValue compares a value with the reference's golden copy, numbers by their JSON
 // text.
 func (w *World) matchGoldenValue(name, what string, v any) error {
-	got := numbersAsText(v)
+	got := common.NumbersAsText(v)
 	var want any
 	if done, err := w.goldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return parityDiff(what, name, w.env().Port, numbersAsText(want), got)
+	return parityDiff(what, name, w.env().Port, common.NumbersAsText(want), got)
 }
 
 // toolsByName is a describe or adapters result (a copy) with each tool list sorted by name.
@@ -271,7 +262,7 @@ func toolsByName(op string, result map[string]any) any {
 	if op != "toolkit.describe" && op != "adapters" {
 		return result
 	}
-	v, _ := numbersAsText(result).(map[string]any)
+	v, _ := common.NumbersAsText(result).(map[string]any)
 	byName := func(list any, name func(map[string]any) any) {
 		l, _ := list.([]any)
 		sort.SliceStable(l, func(i, j int) bool {

@@ -2,8 +2,10 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
 // Steps for the built-in tools as one source among the others (SPEC.md §7 toolkit.create
@@ -33,7 +35,7 @@ func (w *World) hasBuiltin(name string) error {
 	if !r.OK {
 		return &kernel.Inconclusive{Why: fmt.Sprintf("a toolkit with the built-in tools on could not be built (%s: %s), so no builtin %q exists to collide with", r.Error.Kind, r.Error.Message, name), Final: true}
 	}
-	w.tk().toolkits = append(w.tk().toolkits, h)
+	w.tk().All = append(w.tk().All, h)
 	d, err := w.must("toolkit.describe", map[string]any{"toolkit": h})
 	if err != nil {
 		return err
@@ -56,7 +58,7 @@ func (w *World) describedSource(name, source string) error {
 		return err
 	}
 	if t["source"] != source {
-		return fmt.Errorf("the tool %q has source %v; want %q", name, compactJSON(t["source"]), source)
+		return fmt.Errorf("the tool %q has source %v; want %q", name, common.CompactJSON(t["source"]), source)
 	}
 	return nil
 }

@@ -3,13 +3,15 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -179,17 +181,17 @@ func clip(s, what string) string {
 }
 
 func (w *World) statusExactly(list string) error {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return err
 	}
 	status, _ := r["status"].(map[string]any)
-	want := splitList(list)
+	want := common.SplitList(list)
 	sort.Strings(want)
-	got := keysOf(status)
+	got := common.KeysOf(status)
 	sort.Strings(got)
 	if d := kernel.DiffOf(want, got, cmpopts.EquateEmpty()); d != nil {
-		return fmt.Errorf("the status's servers differ (-want +got):\n%w\nstatus: %s", d, compactJSON(status))
+		return fmt.Errorf("the status's servers differ (-want +got):\n%w\nstatus: %s", d, common.CompactJSON(status))
 	}
 	return nil
 }
@@ -199,7 +201,7 @@ func (w *World) stdioStarted(name string) error {
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
-	if _, err := readPID(path); err != nil {
+	if _, err := common.ReadPID(path); err != nil {
 		return fmt.Errorf("the stdio server of %q never started (no PID file)", name)
 	}
 	return nil

@@ -3,10 +3,12 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 
@@ -104,7 +106,7 @@ func (w *World) endpointQueryDecodes(raw string) error {
 			got[k] = v
 		}
 	}
-	return sameJSON(fmt.Sprintf("the query %q", r.RawQuery), raw, got)
+	return common.SameJSON(fmt.Sprintf("the query %q", r.RawQuery), raw, got)
 }
 
 func (w *World) endpointBodyDecodes(raw string) error {
@@ -118,7 +120,7 @@ func (w *World) endpointBodyDecodes(raw string) error {
 	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("the endpoint received a body that is not JSON: %q", r.Body)
 	}
-	return sameJSON("the request body", raw, v)
+	return common.SameJSON("the request body", raw, v)
 }
 
 func (w *World) endpointEmptyBody() error {
@@ -161,7 +163,7 @@ func (w *World) endpointGaveUp() error {
 		return err
 	}
 	// The fake notes the hang-up on its own goroutine, a moment after the port returned.
-	gaveUp := waitFor(2*time.Second, func() bool {
+	gaveUp := common.WaitFor(2*time.Second, func() bool {
 		r, _ := w.lastEndpointRequest()
 		return r.GaveUpAfter > 0
 	})

@@ -3,9 +3,11 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/endpoint"
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
@@ -100,7 +102,7 @@ func (w *World) echoes(server, tool string) ([]map[string]json.RawMessage, error
 		}
 	}
 	if len(got) == 0 {
-		return nil, fmt.Errorf("the fake %q answered no tools/call of %q in this scenario (outputs seen: %s)", server, tool, compactJSON(outs))
+		return nil, fmt.Errorf("the fake %q answered no tools/call of %q in this scenario (outputs seen: %s)", server, tool, common.CompactJSON(outs))
 	}
 	return got, nil
 }
@@ -122,7 +124,7 @@ func (w *World) fakeReceivedCall(server, tool, raw string) error {
 	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("the fake %q received arguments that are not JSON: %s", server, args)
 	}
-	return sameJSON(fmt.Sprintf("the arguments the fake %q received for %q", server, tool), raw, v)
+	return common.SameJSON(fmt.Sprintf("the arguments the fake %q received for %q", server, tool), raw, v)
 }
 
 func (w *World) fakeCallCount(server string, n int) error {

@@ -2,8 +2,10 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 )
@@ -18,7 +20,7 @@ func registerContractRunSteps(sc *kernel.Steps) {
 }
 
 func (w *World) lastRun() (map[string]any, error) {
-	if err := w.callSucceeds(); err != nil {
+	if err := common.CallSucceeds(w.a); err != nil {
 		return nil, err
 	}
 	if len(w.llm().results) == 0 {
@@ -33,7 +35,7 @@ func (w *World) runFinalText(want string) error {
 		return err
 	}
 	if r["text"] != want {
-		return fmt.Errorf("the run's text is %s; want %q", compactJSON(r["text"]), want)
+		return fmt.Errorf("the run's text is %s; want %q", common.CompactJSON(r["text"]), want)
 	}
 	return nil
 }
@@ -45,10 +47,10 @@ func (w *World) runCallMetadata(n int, raw string) error {
 	}
 	calls, _ := r["calls"].([]any)
 	if n < 1 || n > len(calls) {
-		return fmt.Errorf("the run reports %d tool calls (%s); there is no call %d", len(calls), compactJSON(r["calls"]), n)
+		return fmt.Errorf("the run reports %d tool calls (%s); there is no call %d", len(calls), common.CompactJSON(r["calls"]), n)
 	}
 	call, _ := calls[n-1].(map[string]any)
-	return sameJSON(fmt.Sprintf("tool call %d's metadata", n), raw, call["metadata"])
+	return common.SameJSON(fmt.Sprintf("tool call %d's metadata", n), raw, call["metadata"])
 }
 
 // toolResults is every tool result in one request body, in order: openai's tool messages and
@@ -86,7 +88,7 @@ func contentText(v any) string {
 		}
 		return strings.Join(parts, "")
 	}
-	return compactJSON(v)
+	return common.CompactJSON(v)
 }
 
 func (w *World) toolResultSentBack(n int, want string) error {
@@ -99,7 +101,7 @@ func (w *World) toolResultSentBack(n int, want string) error {
 	}
 	got := toolResults(bodies[n-1])
 	if len(got) != 1 || got[0] != want {
-		return fmt.Errorf("LLM request %d sends back the tool results %s; want exactly one, %s", n, compactJSON(got), compactJSON(want))
+		return fmt.Errorf("LLM request %d sends back the tool results %s; want exactly one, %s", n, common.CompactJSON(got), common.CompactJSON(want))
 	}
 	return nil
 }

@@ -3,13 +3,15 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 )
@@ -95,7 +97,7 @@ func (w *World) headerOnMethods(name, header, value, methods string) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range splitList(strings.ReplaceAll(methods, " and ", ", ")) {
+	for _, m := range common.SplitList(strings.ReplaceAll(methods, " and ", ", ")) {
 		seen := false
 		for _, r := range s.Requests() {
 			if !slices.Contains(r.RPCMethods, m) {
@@ -150,7 +152,7 @@ func (w *World) childEnv() (map[string]any, error) {
 	out, _ := r["output"].(string)
 	var m map[string]any
 	if r["isError"] == true || json.Unmarshal([]byte(out), &m) != nil {
-		return nil, fmt.Errorf("the env tool did not answer its report: %s", compactJSON(r))
+		return nil, fmt.Errorf("the env tool did not answer its report: %s", common.CompactJSON(r))
 	}
 	return m, nil
 }
@@ -160,8 +162,8 @@ func (w *World) childReports(key, want string) error {
 	if err != nil {
 		return err
 	}
-	if got := compactJSON(m[key]); got != want {
-		return fmt.Errorf("the child reports %s as %s; want %s (its report: %s)", key, got, want, compactJSON(m))
+	if got := common.CompactJSON(m[key]); got != want {
+		return fmt.Errorf("the child reports %s as %s; want %s (its report: %s)", key, got, want, common.CompactJSON(m))
 	}
 	return nil
 }
@@ -177,7 +179,7 @@ func (w *World) childCwd(dir string) error {
 		got = real
 	}
 	if got != want {
-		return fmt.Errorf("the child's working directory is %s; want %s", compactJSON(m["cwd"]), want)
+		return fmt.Errorf("the child's working directory is %s; want %s", common.CompactJSON(m["cwd"]), want)
 	}
 	return nil
 }
@@ -191,7 +193,7 @@ func (w *World) describedNamesInOrder(list string) error {
 	for _, t := range tools {
 		got = append(got, fmt.Sprint(t["name"]))
 	}
-	if d := kernel.DiffOf(splitList(list), got); d != nil {
+	if d := kernel.DiffOf(common.SplitList(list), got); d != nil {
 		return fmt.Errorf("the described tool order differs (-want +got):\n%w", d)
 	}
 	return nil
@@ -226,10 +228,10 @@ func (w *World) schemasKept(server string) error {
 			}
 		}
 		if got["type"] != "object" || got["additionalProperties"] != false {
-			return fmt.Errorf("%s: type %s and additionalProperties %s; want \"object\" and false", exposed, compactJSON(got["type"]), compactJSON(got["additionalProperties"]))
+			return fmt.Errorf("%s: type %s and additionalProperties %s; want \"object\" and false", exposed, common.CompactJSON(got["type"]), common.CompactJSON(got["additionalProperties"]))
 		}
 		if _, ok := got["properties"].(map[string]any); !ok {
-			return fmt.Errorf("%s: properties is %s; want an object ({} when the server sent none)", exposed, compactJSON(got["properties"]))
+			return fmt.Errorf("%s: properties is %s; want an object ({} when the server sent none)", exposed, common.CompactJSON(got["properties"]))
 		}
 	}
 	return nil

@@ -1,11 +1,12 @@
 package steps
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 )
@@ -143,14 +144,14 @@ func (w *World) buildToolkit() error {
 	if _, err := w.must("toolkit.create", args); err != nil {
 		return err
 	}
-	w.tk().toolkit = h
-	w.tk().toolkits = append(w.tk().toolkits, h)
+	w.tk().Current = h
+	w.tk().All = append(w.tk().All, h)
 	w.mcp().snapshotChildren()
 	return nil
 }
 
 func (w *World) needToolkit() error {
-	if w.tk().toolkit == "" {
+	if w.tk().Current == "" {
 		return w.buildToolkit()
 	}
 	return nil
@@ -160,7 +161,7 @@ func (w *World) describeToolkit() error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	r, err := w.must("toolkit.describe", map[string]any{"toolkit": w.tk().toolkit})
+	r, err := w.must("toolkit.describe", map[string]any{"toolkit": w.tk().Current})
 	w.ct().described = r
 	return err
 }
@@ -169,7 +170,7 @@ func (w *World) executeArgs(name string, args map[string]any) error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	args["toolkit"], args["name"] = w.tk().toolkit, name
+	args["toolkit"], args["name"] = w.tk().Current, name
 	r, err := w.must("tool.execute", args)
 	w.ct().executed = r
 	return err
@@ -192,7 +193,7 @@ func (w *World) renderAdapters() error {
 	if err := w.needToolkit(); err != nil {
 		return err
 	}
-	r, err := w.must("adapters", map[string]any{"toolkit": w.tk().toolkit})
+	r, err := w.must("adapters", map[string]any{"toolkit": w.tk().Current})
 	w.ct().rendered = r
 	return err
 }
@@ -221,7 +222,7 @@ func (w *World) describedTools() ([]map[string]any, error) {
 }
 
 func (w *World) toolsInclude(list string) error {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return err
 	}
@@ -231,13 +232,13 @@ func (w *World) toolsInclude(list string) error {
 		have[fmt.Sprint(n)] = true
 	}
 	var missing []string
-	for _, want := range splitList(list) {
+	for _, want := range common.SplitList(list) {
 		if !have[want] {
 			missing = append(missing, want)
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("the toolkit lacks %s; it has %s", strings.Join(missing, ", "), compactJSON(names))
+		return fmt.Errorf("the toolkit lacks %s; it has %s", strings.Join(missing, ", "), common.CompactJSON(names))
 	}
 	return nil
 }
@@ -277,7 +278,7 @@ func (w *World) describedShape() error {
 			bad = append(bad, fmt.Sprintf("description %#v is not a string", t["description"]))
 		}
 		if s, ok := t["inputSchema"].(map[string]any); !ok || s["type"] != "object" {
-			bad = append(bad, fmt.Sprintf("inputSchema %s is not an object schema with type \"object\"", compactJSON(t["inputSchema"])))
+			bad = append(bad, fmt.Sprintf("inputSchema %s is not an object schema with type \"object\"", common.CompactJSON(t["inputSchema"])))
 		}
 		if _, ok := t["source"].(string); !ok {
 			bad = append(bad, fmt.Sprintf("source %#v is not a string", t["source"]))
@@ -315,7 +316,7 @@ func (w *World) describedSchema(name, raw string) error {
 	if err != nil {
 		return err
 	}
-	return sameJSON("the input schema of "+name, raw, t["inputSchema"])
+	return common.SameJSON("the input schema of "+name, raw, t["inputSchema"])
 }
 
 // describedTool is the first described tool with that name.
@@ -345,7 +346,7 @@ func (w *World) executeResultExactly(raw string) error {
 	if err != nil {
 		return err
 	}
-	return sameJSON("the execute result", raw, r)
+	return common.SameJSON("the execute result", raw, r)
 }
 
 func (w *World) executeErrorExactly(out string) error {
@@ -354,7 +355,7 @@ func (w *World) executeErrorExactly(out string) error {
 		return err
 	}
 	if r["isError"] != true || r["output"] != out {
-		return fmt.Errorf("execute returned isError %v with output %s; want isError true with output %q", r["isError"], compactJSON(r["output"]), out)
+		return fmt.Errorf("execute returned isError %v with output %s; want isError true with output %q", r["isError"], common.CompactJSON(r["output"]), out)
 	}
 	return nil
 }
@@ -365,7 +366,7 @@ func (w *World) executeErrorNonEmpty() error {
 		return err
 	}
 	if s, _ := r["output"].(string); r["isError"] != true || strings.TrimSpace(s) == "" {
-		return fmt.Errorf("execute returned isError %v with output %s; want isError true with a non-empty output", r["isError"], compactJSON(r["output"]))
+		return fmt.Errorf("execute returned isError %v with output %s; want isError true with a non-empty output", r["isError"], common.CompactJSON(r["output"]))
 	}
 	return nil
 }
@@ -376,7 +377,7 @@ func (w *World) executeOutputDoc(doc *godog.DocString) error {
 		return err
 	}
 	if r["output"] != doc.Content {
-		return fmt.Errorf("execute output differs byte for byte:\n got %s\nwant %s", compactJSON(r["output"]), compactJSON(doc.Content))
+		return fmt.Errorf("execute output differs byte for byte:\n got %s\nwant %s", common.CompactJSON(r["output"]), common.CompactJSON(doc.Content))
 	}
 	return nil
 }
@@ -387,7 +388,7 @@ func (w *World) executeNotError() error {
 		return err
 	}
 	if r["isError"] != false {
-		return fmt.Errorf("execute returned isError %s (output %s); want false", compactJSON(r["isError"]), compactJSON(r["output"]))
+		return fmt.Errorf("execute returned isError %s (output %s); want false", common.CompactJSON(r["isError"]), common.CompactJSON(r["output"]))
 	}
 	return nil
 }
@@ -404,7 +405,7 @@ func (w *World) executeOutputContainsInOrder(first, then string) error {
 	out, _ := r["output"].(string)
 	i := strings.Index(out, first)
 	if i < 0 || (then != "" && !strings.Contains(out[i+len(first):], then)) {
-		return fmt.Errorf("execute output %s does not contain %q%s", compactJSON(r["output"]), first, map[bool]string{true: fmt.Sprintf(" followed by %q", then)}[then != ""])
+		return fmt.Errorf("execute output %s does not contain %q%s", common.CompactJSON(r["output"]), first, map[bool]string{true: fmt.Sprintf(" followed by %q", then)}[then != ""])
 	}
 	return nil
 }
@@ -414,7 +415,7 @@ func (w *World) executeMetadata(raw string) error {
 	if err != nil {
 		return err
 	}
-	return sameJSON("the execute metadata", raw, r["metadata"])
+	return common.SameJSON("the execute metadata", raw, r["metadata"])
 }
 
 func (w *World) nativeCalledWith(name, raw string) error {
@@ -422,7 +423,7 @@ func (w *World) nativeCalledWith(name, raw string) error {
 	if len(saw) == 0 {
 		return fmt.Errorf("the native tool %q was never called", name)
 	}
-	return sameJSON("the arguments native tool "+name+" received", raw, saw[len(saw)-1])
+	return common.SameJSON("the arguments native tool "+name+" received", raw, saw[len(saw)-1])
 }
 
 func (w *World) sanitizedIs(want string) error {
@@ -430,48 +431,7 @@ func (w *World) sanitizedIs(want string) error {
 		return fmt.Errorf("harness: nothing was sanitized")
 	}
 	if got := w.ct().sanitized["value"]; got != want {
-		return fmt.Errorf("sanitize returned %s; want %q", compactJSON(got), want)
+		return fmt.Errorf("sanitize returned %s; want %q", common.CompactJSON(got), want)
 	}
 	return nil
-}
-
-// sameJSON compares got with the JSON text want, numbers by their value as JSON text (so 1
-// and 1.0 differ, as they do on a wire).
-func sameJSON(what, want string, got any) error {
-	var w any
-	dec := json.NewDecoder(strings.NewReader(want))
-	dec.UseNumber()
-	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("harness: %s: expected value %s is not JSON: %v", what, want, err)
-	}
-	g := numbersAsText(got)
-	if d := kernel.DiffOf(w, g); d != nil {
-		return fmt.Errorf("%s differs (-want +got):\n%w", what, d)
-	}
-	return nil
-}
-
-// numbersAsText re-decodes v with json.Number, so values decoded as float64 compare with an
-// expectation written in JSON.
-func numbersAsText(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	_ = dec.Decode(&out)
-	return out
-}
-
-// compactJSON renders v for a message.
-func compactJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }

@@ -3,9 +3,12 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
+
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
@@ -19,7 +22,7 @@ func registerGoldenSteps(sc *kernel.Steps) {
 // input schemas as returned, status) with the Go reference's (catalogue X.2). Listing order
 // is not part of the contract, so each server's tools are sorted by name.
 func (w *World) inventoryMatchesGolden(name string) error {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return err
 	}
@@ -73,12 +76,4 @@ func parityDiff(what, name, port string, want, got any) error {
 		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%w", what, name, port, d)
 	}
 	return nil
-}
-
-func readFixture(root, name string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(root, "fixtures", name))
-	if err != nil {
-		return nil, fmt.Errorf("harness: fixture %s: %w", name, err)
-	}
-	return b, nil
 }

@@ -2,8 +2,9 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
 
 func registerHeaderSteps(sc *kernel.Steps) {

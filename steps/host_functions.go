@@ -6,6 +6,8 @@ import (
 	"maps"
 	"sync"
 
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
@@ -69,7 +71,7 @@ func notInstalled(fn string) adapter.Answer {
 func hookOverride(spec map[string]any, msgs []any) any {
 	out := map[string]any{}
 	if content, ok := spec["setLastUserContent"].(string); ok {
-		edited := deepCopy(msgs).([]any)
+		edited := common.DeepCopy(msgs).([]any)
 		for i := len(edited) - 1; i >= 0; i-- {
 			if m, _ := edited[i].(map[string]any); m["role"] == "user" {
 				m["content"] = content

@@ -2,11 +2,13 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -31,19 +33,19 @@ func registerMCPPhaseSteps(sc *kernel.Steps) {
 }
 
 func (w *World) toolkitClosed() error {
-	if w.tk().toolkit == "" {
+	if w.tk().Current == "" {
 		return fmt.Errorf("harness: no toolkit to close")
 	}
-	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.tk().toolkit}); err != nil {
+	if _, err := w.must("toolkit.close", map[string]any{"toolkit": w.tk().Current}); err != nil {
 		return err
 	}
-	kept := w.tk().toolkits[:0]
-	for _, t := range w.tk().toolkits {
-		if t != w.tk().toolkit {
+	kept := w.tk().All[:0]
+	for _, t := range w.tk().All {
+		if t != w.tk().Current {
 			kept = append(kept, t)
 		}
 	}
-	w.tk().toolkits, w.tk().toolkit = kept, ""
+	w.tk().All, w.tk().Current = kept, ""
 	return nil
 }
 
@@ -103,7 +105,7 @@ func (w *World) addStalledServer(name string, cfg map[string]any, phase, timeout
 // failing earlier (or never connecting) would pass for the wrong reason.
 func (w *World) sawPhase(name, phase string) error {
 	if path, ok := w.mcp().pidFiles[name]; ok {
-		if _, err := readPID(path); err != nil {
+		if _, err := common.ReadPID(path); err != nil {
 			return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q was never started (no PID file)", name)}
 		}
 		if phase == "spawn" {
@@ -135,13 +137,13 @@ func (w *World) mcpActionPreCancelled(action string) error {
 // stdio server that never started is fine.
 func (w *World) leftovers(idle bool) []string {
 	var out []string
-	for _, name := range sortedNames(w.mcp().pidFiles) {
-		pid, err := readPID(w.mcp().pidFiles[name])
+	for _, name := range common.SortedNames(w.mcp().pidFiles) {
+		pid, err := common.ReadPID(w.mcp().pidFiles[name])
 		if err == nil && !mcpfake.ProcessGone(pid) {
 			out = append(out, fmt.Sprintf("the stdio server of %q (pid %d) still runs", name, pid))
 		}
 	}
-	for _, name := range sortedNames(w.mcp().http) {
+	for _, name := range common.SortedNames(w.mcp().http) {
 		h := w.mcp().http[name]
 		if n := h.InFlight(); n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q still serves %d requests (an open stream or an unanswered call)", name, n))
@@ -150,7 +152,7 @@ func (w *World) leftovers(idle bool) []string {
 		}
 	}
 	// A hung fake never answers: any connection still open to it is a call still waiting.
-	for _, name := range sortedNames(w.mcp().hangs) {
+	for _, name := range common.SortedNames(w.mcp().hangs) {
 		if n := w.mcp().hangs[name].Open(); n > 0 {
 			out = append(out, fmt.Sprintf("the fake %q has %d open connections", name, n))
 		}
@@ -183,30 +185,21 @@ func (w *World) buildTimes(n int) error {
 		if err != nil {
 			return err
 		}
-		w.tk().builds = append(w.tk().builds, names)
+		w.tk().Builds = append(w.tk().Builds, names)
 	}
 	return nil
 }
 
 func (w *World) everyBuildExposes(list string) error {
-	if len(w.tk().builds) == 0 {
+	if len(w.tk().Builds) == 0 {
 		return fmt.Errorf("harness: no build was made")
 	}
-	want := splitList(list)
+	want := common.SplitList(list)
 	sort.Strings(want)
-	for i, got := range w.tk().builds {
+	for i, got := range w.tk().Builds {
 		if d := kernel.DiffOf(want, got, cmpopts.EquateEmpty()); d != nil {
-			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%w", i+1, len(w.tk().builds), d)
+			return fmt.Errorf("build %d of %d exposes other tools (-want +got):\n%w", i+1, len(w.tk().Builds), d)
 		}
 	}
 	return nil
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -3,12 +3,14 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/muthuishere/toolnexus-conformance/fakes/endpoint"
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
@@ -51,7 +53,7 @@ func (m *mcpState) Init(*kernel.Attempt) {
 func (m *mcpState) snapshotChildren() {
 	m.aliveAtReturn = map[string]bool{}
 	for name, path := range m.pidFiles {
-		if pid, err := readPID(path); err == nil {
+		if pid, err := common.ReadPID(path); err == nil {
 			m.aliveAtReturn[name] = !mcpfake.ProcessGone(pid)
 		}
 	}
@@ -64,7 +66,7 @@ func (m *mcpState) Close() {
 	m.closers = nil
 	// A port that failed teardown leaves its stdio child running; the harness must not.
 	for _, path := range m.pidFiles {
-		if pid, err := readPID(path); err == nil && !mcpfake.ProcessGone(pid) {
+		if pid, err := common.ReadPID(path); err == nil && !mcpfake.ProcessGone(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
@@ -178,37 +180,12 @@ func (w *World) loadFixture(name string) error {
 // port took to get there (Outcome.Settled: the bench shows how close ports come to the grace).
 func (w *World) settle(cond func() bool) bool {
 	start := time.Now()
-	if !waitFor(timing.ExitGrace, cond) {
+	if !common.WaitFor(timing.ExitGrace, cond) {
 		w.a.Waited(timing.ExitGrace)
 		return false
 	}
 	w.a.Settled(time.Since(start))
 	return true
-}
-
-func waitFor(grace time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(grace)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func readPID(path string) (int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	var pid int
-	if _, err := fmt.Sscan(strings.TrimSpace(string(b)), &pid); err != nil {
-		return 0, fmt.Errorf("pid file %s holds %q", path, b)
-	}
-	return pid, nil
 }
 
 // orderedConfig writes {"mcpServers": …} with the servers in the order given: the config

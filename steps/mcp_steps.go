@@ -3,12 +3,14 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -203,8 +205,8 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 		op = "toolkit.create"
 		h := w.handle("t")
 		args["handle"] = h
-		w.tk().toolkit = h
-		w.tk().toolkits = append(w.tk().toolkits, h)
+		w.tk().Current = h
+		w.tk().All = append(w.tk().All, h)
 	}
 	bound, floor := w.pin(callerLimit)
 	_, err = w.a.CallBounded(op, args, bound, floor)
@@ -212,16 +214,8 @@ func (w *World) mcpActionArgs(action string, args map[string]any) error {
 	return err
 }
 
-// okResult is the last call's result, or why there is none.
-func (w *World) okResult() (map[string]any, error) {
-	if err := w.callSucceeds(); err != nil {
-		return nil, err
-	}
-	return w.last().Result, nil
-}
-
 func (w *World) toolNames() ([]string, error) {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +230,7 @@ func (w *World) toolNames() ([]string, error) {
 }
 
 func (w *World) toolsExactly(list string) error {
-	want := splitList(list)
+	want := common.SplitList(list)
 	sort.Strings(want)
 	got, err := w.toolNames()
 	if err != nil {
@@ -250,7 +244,7 @@ func (w *World) toolsExactly(list string) error {
 }
 
 func (w *World) toolsMatchFixture(name string) error {
-	b, err := readFixture(w.env().Root, name)
+	b, err := common.ReadFixture(w.env().Root, name)
 	if err != nil {
 		return err
 	}
@@ -270,7 +264,7 @@ func (w *World) toolsMatchFixture(name string) error {
 }
 
 func (w *World) serverStatus(name, want string) error {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return err
 	}
@@ -282,16 +276,16 @@ func (w *World) serverStatus(name, want string) error {
 }
 
 func (w *World) inventoryLists(server, list string) error {
-	r, err := w.okResult()
+	r, err := common.OKResult(w.a)
 	if err != nil {
 		return err
 	}
 	tools, _ := r["tools"].(map[string]any)
 	infos, ok := tools[server].([]any)
 	if !ok {
-		return fmt.Errorf("the inventory has no list for %q (servers: %v)", server, keysOf(tools))
+		return fmt.Errorf("the inventory has no list for %q (servers: %v)", server, common.KeysOf(tools))
 	}
-	want := splitList(list)
+	want := common.SplitList(list)
 	sort.Strings(want)
 	var got []string
 	for _, v := range infos {
@@ -325,7 +319,7 @@ func (w *World) stdioGone(name string) error {
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stdio server of this scenario", name)
 	}
-	pid, err := readPID(path)
+	pid, err := common.ReadPID(path)
 	if err != nil {
 		return &kernel.Inconclusive{Why: fmt.Sprintf("the stdio server of %q never started (no PID file): %v", name, err)}
 	}

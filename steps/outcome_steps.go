@@ -2,48 +2,20 @@ package steps
 
 import (
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
 func registerOutcomeSteps(sc *kernel.Steps) {
-	sc.Step(`^the call succeeds$`, (*World).callSucceeds)
+	sc.Step(`^the call succeeds$`, common.CallSucceeds)
 	sc.Step(`^the call fails with kind "([^"]*)"$`, (*World).callFailsWith)
 	sc.Step(`^the call fails with this port's deadline error$`, (*World).callFailsWithDeadline)
 	sc.Step(`^the warnings name "([^"]*)"$`, (*World).warningsName)
 	sc.Step(`^no warning names "([^"]*)"$`, (*World).noWarningNames)
 	sc.Step(`^the recording HTTP client carried every LLM request$`, (*World).recorderCarriedAll)
 	sc.Step(`^the run made (\d+) LLM requests?$`, (*World).llmRequestCount)
-}
-
-func (w *World) callSucceeds() error {
-	if w.last() == nil {
-		return fmt.Errorf("harness: no call was made")
-	}
-	if !w.last().OK {
-		return fmt.Errorf("%s failed: %s: %s", w.lastOp(), w.last().Error.Kind, w.last().Error.Message)
-	}
-	return nullResult(w.lastOp(), w.last().Result)
-}
-
-// resultFields are the fields an op's result fills from what the library returned; the
-// adapter reports null there when the library returned nothing (SPEC.md §3).
-var resultFields = map[string][]string{
-	"client.run":     {"text", "turns", "toolCalls"},
-	"client.ask":     {"text", "turns", "toolCalls"},
-	"toolkit.create": {"tools", "status"},
-	"mcp.load":       {"tools", "status"},
-	"mcp.list":       {"tools", "status"},
-}
-
-// nullResult fails an ok call whose library result was null: ok with nothing is no success.
-func nullResult(op string, r map[string]any) error {
-	for _, k := range resultFields[op] {
-		if v, ok := r[k]; !ok || v == nil {
-			return fmt.Errorf("%s reported ok, but the library returned no result (%q is null)", op, k)
-		}
-	}
-	return nil
 }
 
 func (w *World) callFailsWith(kind string) error {

@@ -1,10 +1,12 @@
 package steps
 
 import (
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
 // parityValues is what a contract scenario's ops returned, for X.4 over every C scenario
@@ -24,7 +26,7 @@ func parityOf(tags []string, responses []kernel.Response, dir string) any {
 	if len(v) == 0 {
 		return nil
 	}
-	return scrubRun(numbersAsText(v), dir)
+	return scrubRun(common.NumbersAsText(v), dir)
 }
 
 var loopbackPort = regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):\d+`)

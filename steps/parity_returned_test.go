@@ -1,8 +1,9 @@
 package steps
 
 import (
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"testing"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
 	"github.com/google/go-cmp/cmp"
 

@@ -3,6 +3,8 @@ package steps
 import (
 	"fmt"
 
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
 
@@ -10,7 +12,7 @@ import (
 // for path, e.g. "anthropic stream" (G1.4): a port is judged against the keys it sent before
 // the change, not against another port's.
 func (w *World) exactPreChangeKeys(path string) error {
-	f, err := w.facts()
+	f, err := common.Facts(w.a)
 	if err != nil {
 		return err
 	}
@@ -23,7 +25,7 @@ func (w *World) exactPreChangeKeys(path string) error {
 		return err
 	}
 	for i, b := range bodies {
-		if d := kernel.DiffOf(want, keysOf(b)); d != nil {
+		if d := kernel.DiffOf(want, common.KeysOf(b)); d != nil {
 			return fmt.Errorf("LLM request %d key set differs from %s's pre-change %s keys (%s) (-want +got):\n%w",
 				i+1, f.Port, path, f.PreChangeKeys.Fact, d)
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+
 	"github.com/muthuishere/toolnexus-conformance/fakes/faults"
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
@@ -33,27 +35,6 @@ func (s *llmState) Init(a *kernel.Attempt) { s.route = a.Shared("contract").(*ll
 func (s *llmState) Evidence(o *result.Outcome) {
 	for _, r := range s.route.Requests() {
 		o.Bodies = append(o.Bodies, r.Body)
-	}
-}
-
-// toolkitState is the toolkits the scenario built: the one the next run uses, every handle
-// (closed when the attempt ends) and the tool names of each repeated build.
-type toolkitState struct {
-	a        *kernel.Attempt
-	toolkit  string
-	toolkits []string
-	builds   [][]string
-}
-
-// Init makes the MCP state first, so the toolkits close before the fakes they use (states
-// close last-made first).
-func (s *toolkitState) Init(a *kernel.Attempt) { s.a = a; kernel.Get[mcpState](a) }
-
-func (s *toolkitState) Close() {
-	if p := s.a.Proc(); p != nil && !p.IsBroken() {
-		for _, tk := range s.toolkits {
-			_, _ = p.Call(s.a.Ctx(), "toolkit.close", map[string]any{"toolkit": tk})
-		}
 	}
 }
 
@@ -91,13 +72,13 @@ func (s *stallState) Init(a *kernel.Attempt) {
 // (a cancel that comes while "good" is still connecting tests something else).
 func (s *stallState) Unreached() string {
 	w := kernel.Get[World](s.a)
-	for _, name := range sortedNames(s.reach) {
+	for _, name := range common.SortedNames(s.reach) {
 		if err := w.sawPhase(name, s.reach[name]); err != nil {
 			return err.Error()
 		}
 	}
 	m := w.mcp()
-	for _, name := range sortedNames(m.servers) {
+	for _, name := range common.SortedNames(m.servers) {
 		if _, stalls := s.stalls[name]; stalls || m.servers[name]["enabled"] == false {
 			continue
 		}
@@ -143,7 +124,7 @@ func witness(a *kernel.Attempt) []string {
 		parts = append(parts, fmt.Sprintf("%q got %d requests", name, s.Requests()))
 	}
 	for name, path := range m.pidFiles {
-		if pid, err := readPID(path); err == nil {
+		if pid, err := common.ReadPID(path); err == nil {
 			parts = append(parts, fmt.Sprintf("stdio %q started (pid %d)", name, pid))
 		} else {
 			parts = append(parts, fmt.Sprintf("stdio %q never started", name))

@@ -3,8 +3,10 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 )
@@ -76,19 +78,19 @@ func (w *World) conversationCarries(list string) error {
 	}
 	var texts []string
 	for _, m := range msgs {
-		texts = append(texts, messageText(m))
+		texts = append(texts, common.MessageText(m))
 	}
-	return inOrder(texts, quotedList(list), "the stored conversation")
+	return common.InOrder(texts, common.QuotedList(list), "the stored conversation")
 }
 
 // conversationLacks: the stored transcript must hold the turns but not a transform's edit.
 func (w *World) conversationLacks(text string) error {
 	msgs, _ := w.store().stored["messages"].([]any)
 	if len(msgs) == 0 {
-		return fmt.Errorf("the store holds no messages for the conversation (%s)", jsonString(w.store().stored))
+		return fmt.Errorf("the store holds no messages for the conversation (%s)", common.JSONString(w.store().stored))
 	}
-	if js := jsonString(msgs); strings.Contains(js, text) {
-		return fmt.Errorf("the stored conversation carries %q, an edit the body transform made to one request: %s", text, clipString(js, 600))
+	if js := common.JSONString(msgs); strings.Contains(js, text) {
+		return fmt.Errorf("the stored conversation carries %q, an edit the body transform made to one request: %s", text, common.ClipString(js, 600))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
 // World is the steps' view of one attempt: the kernel's attempt, and each area's state
@@ -17,7 +18,7 @@ type World struct{ a *kernel.Attempt }
 func (w *World) Init(a *kernel.Attempt) { w.a = a }
 
 func (w *World) llm() *llmState          { return kernel.Get[llmState](w.a) }
-func (w *World) tk() *toolkitState       { return kernel.Get[toolkitState](w.a) }
+func (w *World) tk() *common.Toolkits    { return common.TK(w.a) }
 func (w *World) ct() *contractState      { return kernel.Get[contractState](w.a) }
 func (w *World) mcp() *mcpState          { return kernel.Get[mcpState](w.a) }
 func (w *World) stalls() *stallState     { return kernel.Get[stallState](w.a) }

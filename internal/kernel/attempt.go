@@ -88,11 +88,17 @@ func (a *Attempt) fresh() error {
 	return nil
 }
 
-// cleanup closes what the attempt opened: every state (last created first), then its dir.
+// cleanup closes what the attempt opened: what the states hold in the adapter, then every
+// state (last created first), then its dir.
 func (a *Attempt) cleanup() {
 	a.mu.Lock()
 	states := append([]State(nil), a.order...)
 	a.mu.Unlock()
+	for _, s := range states {
+		if c, ok := s.(EarlyCloser); ok {
+			c.CloseEarly()
+		}
+	}
 	for i := len(states) - 1; i >= 0; i-- {
 		if c, ok := states[i].(Closer); ok {
 			c.Close()

@@ -18,6 +18,9 @@ type State interface {
 type (
 	// Closer closes what the state opened (fakes, temp files) when the attempt ends.
 	Closer interface{ Close() }
+	// EarlyCloser closes what the state holds in the adapter (a toolkit) before any Closer
+	// runs, so the adapter lets go of the fakes before they are closed.
+	EarlyCloser interface{ CloseEarly() }
 	// Evidencer adds what the state knows to the attempt's outcome (bodies, golden name).
 	Evidencer interface{ Evidence(o *result.Outcome) }
 	// Premise says what of the scenario's premise did not hold when a quick attempt's action

@@ -16,9 +16,10 @@ type StepAdder interface {
 }
 
 // Steps is what an area's Register function is given: it binds each step pattern to a
-// handler. A handler is a plain function, or a method expression of an area state
-// ((*State).method): the kernel then passes the current attempt's state of that type,
-// created on first use, so a step is always bound to the attempt that runs it.
+// handler. A handler is a plain function, a function of the attempt (func(*Attempt, …)), or
+// a method expression of an area state ((*State).method): the kernel then passes the current
+// attempt, or its state of that type created on first use, so a step is always bound to the
+// attempt that runs it.
 type Steps struct {
 	sc   *Scenario
 	next StepAdder // godog's ScenarioContext, or a discard for a table only replayed
@@ -36,8 +37,9 @@ type stepDef struct {
 var patterns sync.Map // string -> *regexp.Regexp
 
 var (
-	errorType = reflect.TypeFor[error]()
-	stateType = reflect.TypeFor[State]()
+	errorType   = reflect.TypeFor[error]()
+	stateType   = reflect.TypeFor[State]()
+	attemptType = reflect.TypeFor[*Attempt]()
 )
 
 // Step registers one step. godog is handed the compiled pattern: given a string, it compiles
@@ -56,10 +58,14 @@ func (t *Steps) Step(expr string, handler any) {
 // arguments that resolves the state from the current attempt when it runs.
 func (t *Steps) bindState(fn reflect.Value) reflect.Value {
 	ft := fn.Type()
-	if ft.NumIn() == 0 || !ft.In(0).Implements(stateType) || ft.In(0).Kind() != reflect.Pointer {
+	if ft.NumIn() == 0 {
 		return fn
 	}
 	recv := ft.In(0)
+	onAttempt := recv == attemptType
+	if !onAttempt && (!recv.Implements(stateType) || recv.Kind() != reflect.Pointer) {
+		return fn
+	}
 	in := make([]reflect.Type, ft.NumIn()-1)
 	for i := range in {
 		in[i] = ft.In(i + 1)
@@ -70,8 +76,13 @@ func (t *Steps) bindState(fn reflect.Value) reflect.Value {
 	}
 	sc := t.sc
 	return reflect.MakeFunc(reflect.FuncOf(in, out, ft.IsVariadic()), func(args []reflect.Value) []reflect.Value {
-		st := reflect.ValueOf(sc.cur.state(recv.Elem()))
-		return fn.Call(append([]reflect.Value{st}, args...))
+		var first reflect.Value
+		if onAttempt {
+			first = reflect.ValueOf(sc.cur)
+		} else {
+			first = reflect.ValueOf(sc.cur.state(recv.Elem()))
+		}
+		return fn.Call(append([]reflect.Value{first}, args...))
 	})
 }
 

@@ -1,0 +1,220 @@
+// Package common holds what several areas' steps use: small helpers on decoded JSON and
+// text, and the judgements on a call's outcome every area makes.
+package common
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+)
+
+func KeysOf(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.Trim(strings.TrimSpace(p), `"`)
+		if p != "" && p != "none" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func DeepCopy(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// MessageText flattens a message's content (a string or a list of blocks) to text.
+func MessageText(msg any) string {
+	m, _ := msg.(map[string]any)
+	switch c := m["content"].(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, b := range c {
+			bm, _ := b.(map[string]any)
+			if s, ok := bm["text"].(string); ok {
+				parts = append(parts, s)
+			} else {
+				parts = append(parts, JSONString(b))
+			}
+		}
+		return strings.Join(parts, "")
+	}
+	return ""
+}
+
+func JSONString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func ClipString(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// InOrder checks that each wanted text occurs in a later message than the one before.
+func InOrder(texts, wants []string, what string) error {
+	at := 0
+	for _, want := range wants {
+		found := false
+		for at < len(texts) {
+			at++
+			if strings.Contains(texts[at-1], want) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("%s does not carry %q in order; its messages: %q", what, want, texts)
+		}
+	}
+	return nil
+}
+
+// QuotedList returns the "quoted" items of a step argument, in order.
+func QuotedList(s string) []string {
+	var vals []string
+	for i, p := range strings.Split(s, `"`) {
+		if i%2 == 1 {
+			vals = append(vals, p)
+		}
+	}
+	return vals
+}
+
+// NumbersAsText re-decodes v with json.Number, so values decoded as float64 compare with an
+// expectation written in JSON.
+func NumbersAsText(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	_ = dec.Decode(&out)
+	return out
+}
+
+// CompactJSON renders v for a message.
+func CompactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// SameJSON compares got with the JSON text want, numbers by their value as JSON text (so 1
+// and 1.0 differ, as they do on a wire).
+func SameJSON(what, want string, got any) error {
+	var w any
+	dec := json.NewDecoder(strings.NewReader(want))
+	dec.UseNumber()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("harness: %s: expected value %s is not JSON: %v", what, want, err)
+	}
+	g := NumbersAsText(got)
+	if d := kernel.DiffOf(w, g); d != nil {
+		return fmt.Errorf("%s differs (-want +got):\n%w", what, d)
+	}
+	return nil
+}
+
+func ExactKeys(what string, m map[string]any, want ...string) error {
+	got := KeysOf(m)
+	sort.Strings(got)
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("%s has the keys %v; want exactly %v", what, got, want)
+	}
+	return nil
+}
+
+func ReadFixture(root, name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(root, "fixtures", name))
+	if err != nil {
+		return nil, fmt.Errorf("harness: fixture %s: %w", name, err)
+	}
+	return b, nil
+}
+
+func ReadPID(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	var pid int
+	if _, err := fmt.Sscan(strings.TrimSpace(string(b)), &pid); err != nil {
+		return 0, fmt.Errorf("pid file %s holds %q", path, b)
+	}
+	return pid, nil
+}
+
+func WaitFor(grace time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(grace)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func SortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NullResult fails an ok call whose library result was null: ok with nothing is no success.
+func NullResult(op string, r map[string]any) error {
+	for _, k := range resultFields[op] {
+		if v, ok := r[k]; !ok || v == nil {
+			return fmt.Errorf("%s reported ok, but the library returned no result (%q is null)", op, k)
+		}
+	}
+	return nil
+}
+
+// resultFields are the fields an op's result fills from what the library returned; the
+// adapter reports null there when the library returned nothing (SPEC.md §3).
+var resultFields = map[string][]string{
+	"client.run":     {"text", "turns", "toolCalls"},
+	"client.ask":     {"text", "turns", "toolCalls"},
+	"toolkit.create": {"tools", "status"},
+	"mcp.load":       {"tools", "status"},
+	"mcp.list":       {"tools", "status"},
+}

@@ -1,0 +1,26 @@
+package common
+
+import "github.com/muthuishere/toolnexus-conformance/internal/kernel"
+
+// Toolkits is the toolkits the scenario built: the one the next run uses, every handle
+// (closed when the attempt ends) and the tool names of each repeated build.
+type Toolkits struct {
+	a       *kernel.Attempt
+	Current string     // the toolkit the next run uses
+	All     []string   // every toolkit built, closed when the attempt ends
+	Builds  [][]string // the sorted tool names of each repeated build
+}
+
+func (s *Toolkits) Init(a *kernel.Attempt) { s.a = a }
+
+// CloseEarly closes every toolkit in the adapter, before the fakes they use are closed.
+func (s *Toolkits) CloseEarly() {
+	if p := s.a.Proc(); p != nil && !p.IsBroken() {
+		for _, tk := range s.All {
+			_, _ = p.Call(s.a.Ctx(), "toolkit.close", map[string]any{"toolkit": tk})
+		}
+	}
+}
+
+// TK is the attempt's toolkits.
+func TK(a *kernel.Attempt) *Toolkits { return kernel.Get[Toolkits](a) }
