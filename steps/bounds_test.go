@@ -9,18 +9,20 @@ import (
 	"testing"
 	"time"
 
+	gherkin "github.com/cucumber/gherkin/go/v42"
+	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
+	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
 )
 
 // handlers names the step handlers the timing declarations are about, by their code (a
 // method value's code is its method's, whatever World it is bound to).
 func handlers() map[uintptr]string {
 	out := map[uintptr]string{}
-	for name, fn := range map[string]any{"within": (*World).callWithin, "within-limit": (*World).callWithinLimit,
-		"within-timeout": (*World).withinTimeout, "action": (*World).mcpAction, "stall": (*World).stallingServer,
-		"hung stdio": (*World).hungStdioServer, "reach": (*World).sawPhase} {
+	for name, fn := range mcp.TimingHandlers() {
 		out[reflect.ValueOf(fn).Pointer()] = name
 	}
 	return out
@@ -31,12 +33,22 @@ func handlers() map[uintptr]string {
 // quick attempt can judge (one MCP action after replayable set-up, a limit over the quick
 // limit, a stall it checks the client reached, no bound in absolute ms) are @quick. A
 // scenario tagged wrongly would fail at run time; this names it before anything runs.
+func scenariosOf(t *testing.T, name, src string) []*godog.Scenario {
+	t.Helper()
+	ids := (&messages.Incrementing{}).NewId
+	doc, err := gherkin.ParseGherkinDocument(strings.NewReader(src), ids)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return gherkin.Pickles(*doc, name, ids)
+}
+
 func TestDeclaredTimingAgreesWithTheSteps(t *testing.T) {
 	paths, err := filepath.Glob("../features/*.feature")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("features: %v", err)
 	}
-	table, names := allSteps(), handlers()
+	table, names := kernel.Table(Library()), handlers()
 	quick := 0
 	for _, p := range paths {
 		src, err := os.ReadFile(p)

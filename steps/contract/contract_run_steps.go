@@ -1,0 +1,112 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+
+	"github.com/cucumber/godog"
+)
+
+// Steps on what a run gave back and what it fed back to the model, for the contract's loop
+// claims (C4.13, C7.2, C7.4, C8.14).
+func registerContractRunSteps(sc *kernel.Steps) {
+	sc.Step(`^the run's final text is "([^"]*)"$`, (*World).runFinalText)
+	sc.Step(`^the run's tool call (\d+) has the metadata (.+)$`, (*World).runCallMetadata)
+	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly "([^"]*)"$`, (*World).toolResultSentBack)
+	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly:$`, (*World).toolResultSentBackDoc)
+}
+
+func (w *World) lastRun() (map[string]any, error) {
+	if err := common.CallSucceeds(w.A); err != nil {
+		return nil, err
+	}
+	if len(w.llm().Results) == 0 {
+		return nil, fmt.Errorf("harness: no run result")
+	}
+	return w.llm().Results[len(w.llm().Results)-1], nil
+}
+
+func (w *World) runFinalText(want string) error {
+	r, err := w.lastRun()
+	if err != nil {
+		return err
+	}
+	if r["text"] != want {
+		return fmt.Errorf("the run's text is %s; want %q", common.CompactJSON(r["text"]), want)
+	}
+	return nil
+}
+
+func (w *World) runCallMetadata(n int, raw string) error {
+	r, err := w.lastRun()
+	if err != nil {
+		return err
+	}
+	calls, _ := r["calls"].([]any)
+	if n < 1 || n > len(calls) {
+		return fmt.Errorf("the run reports %d tool calls (%s); there is no call %d", len(calls), common.CompactJSON(r["calls"]), n)
+	}
+	call, _ := calls[n-1].(map[string]any)
+	return common.SameJSON(fmt.Sprintf("tool call %d's metadata", n), raw, call["metadata"])
+}
+
+// toolResults is every tool result in one request body, in order: openai's tool messages and
+// anthropic's tool_result blocks (a block's content is a string or a list of text blocks).
+func toolResults(body map[string]any) []string {
+	var out []string
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		msg, _ := m.(map[string]any)
+		if msg["role"] == "tool" {
+			out = append(out, contentText(msg["content"]))
+			continue
+		}
+		blocks, _ := msg["content"].([]any)
+		for _, b := range blocks {
+			if blk, _ := b.(map[string]any); blk["type"] == "tool_result" {
+				out = append(out, contentText(blk["content"]))
+			}
+		}
+	}
+	return out
+}
+
+func contentText(v any) string {
+	switch c := v.(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, p := range c {
+			if blk, _ := p.(map[string]any); blk["type"] == "text" {
+				s, _ := blk["text"].(string)
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "")
+	}
+	return common.CompactJSON(v)
+}
+
+func (w *World) toolResultSentBack(n int, want string) error {
+	bodies, err := llm.Bodies(w.A)
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > len(bodies) {
+		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
+	}
+	got := toolResults(bodies[n-1])
+	if len(got) != 1 || got[0] != want {
+		return fmt.Errorf("LLM request %d sends back the tool results %s; want exactly one, %s", n, common.CompactJSON(got), common.CompactJSON(want))
+	}
+	return nil
+}
+
+func (w *World) toolResultSentBackDoc(n int, doc *godog.DocString) error {
+	return w.toolResultSentBack(n, doc.Content)
+}

@@ -1,0 +1,45 @@
+package llm
+
+import (
+	"fmt"
+
+	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+)
+
+// World is the steps' view of an attempt in this area.
+type World struct{ common.View }
+
+func (w *World) llm() *State { return Of(w.A) }
+
+// Of is the attempt's LLM state.
+func Of(a *kernel.Attempt) *State { return kernel.Get[State](a) }
+
+// Area is request shaping and the LLM wire (README.md beside this file).
+func Area() kernel.Area {
+	return kernel.Area{
+		Name: "llm",
+		Register: func(t *kernel.Steps) {
+			registerClientSteps(t)
+			registerBodySteps(t)
+		},
+		Slots: map[string]kernel.SlotFunc{"bodyTransform": slotBodyTransform, "beforeLLM": slotBeforeLLM},
+		Open: func() (any, func(), error) {
+			fake, err := llmfake.Start()
+			if err != nil {
+				return nil, nil, err
+			}
+			return fake, fake.Close, nil
+		},
+		Witness: func(a *kernel.Attempt) []string {
+			return []string{fmt.Sprintf("the fake LLM got %d requests", len(Of(a).Route.Requests()))}
+		},
+	}
+}
+
+// EnsureClient sends client.create once, with everything the Given steps collected.
+func EnsureClient(a *kernel.Attempt) error { return kernel.Get[World](a).ensureClient() }
+
+// Bodies are the LLM request bodies of the attempt, decoded.
+func Bodies(a *kernel.Attempt) ([]map[string]any, error) { return kernel.Get[World](a).bodies() }

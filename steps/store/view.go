@@ -1,0 +1,18 @@
+package store
+
+import (
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+)
+
+// World is the steps' view of an attempt in this area.
+type World struct{ common.View }
+
+func (w *World) llm() *llm.State { return llm.Of(w.A) }
+func (w *World) store() *State   { return kernel.Get[State](w.A) }
+
+// Area is the conversation store (README.md beside this file).
+func Area() kernel.Area {
+	return kernel.Area{Name: "store", Register: registerStoreSteps}
+}
