@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/checkout"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
-	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
 
 // releaseFlags are the flags that bring a maintainer's own tree and releases: --toolnexus and

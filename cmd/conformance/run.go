@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"os/signal"
 	"path/filepath"
