@@ -44,7 +44,7 @@ func TestUnpack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"SPEC.md", "fixtures/catalogue.txt", "features/cross-port-parity.feature",
+	for _, p := range []string{"SPEC.md", "fixtures/catalogue.txt", "features/parity/cross-port-parity.feature",
 		"schema/protocol.schema.json", "expectations/python.txt", "runners/python/adapter.py", "runners/go/go.mod", "reference/go.mod",
 		"runners/python/port.json", "runners/go/port.json"} { // the manifests travel too: they say which ports exist
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {

@@ -44,7 +44,7 @@ func scenariosOf(t *testing.T, name, src string) []*godog.Scenario {
 }
 
 func TestDeclaredTimingAgreesWithTheSteps(t *testing.T) {
-	paths, err := filepath.Glob("../features/*.feature")
+	paths, err := filepath.Glob("../features/*/*.feature")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("features: %v", err)
 	}

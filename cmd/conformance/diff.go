@@ -20,7 +20,7 @@ func cmdDiff(args []string) int {
 		return code
 	}
 	if fs.NArg() != 2 {
-		fmt.Fprintln(os.Stderr, "usage: conformance diff <golden-name> <port>   (golden names: fixtures/golden/*.json)")
+		fmt.Fprintln(os.Stderr, "usage: conformance diff <golden-name> <port>   (golden names: fixtures/<area>/golden/*.json)")
 		return 2
 	}
 	name, port := fs.Arg(0), fs.Arg(1)

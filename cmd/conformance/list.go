@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/muthuishere/toolnexus-conformance/steps"
+
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
 
@@ -45,7 +47,7 @@ func cmdList(args []string) int {
 		}
 		return 0
 	}
-	features, err := suite.LoadFeatures(c.root)
+	features, err := suite.LoadFeatures(c.root, steps.Library().Names()...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2

@@ -18,7 +18,7 @@ usage:
   conformance list   [--uncovered] [--format text|json]   scenarios: id, level, source, catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
   conformance ci-matrix [--tree DIR]    the CI job matrix (one entry per implementation) from runners/*/port.json
-  conformance golden                    record fixtures/golden from the reference (only)
+  conformance golden                    record fixtures/<area>/golden from the reference (only)
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/steps"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/checkout"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
@@ -115,7 +117,7 @@ func (p *plan) join(o suite.Options, set *ports.Set, ran []*result.PortResult, i
 		}
 		if features == nil {
 			var err error
-			if features, err = suite.LoadFeatures(o.Root); err != nil {
+			if features, err = suite.LoadFeatures(o.Root, steps.Library().Names()...); err != nil {
 				return nil, err
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
@@ -300,7 +301,7 @@ func cmdRun(args []string, golden bool) int {
 		code = 2
 	}
 	if golden && code == 0 {
-		fmt.Println("golden copies recorded in fixtures/golden; review the diff before committing")
+		fmt.Println("golden copies recorded in fixtures/<area>/golden; review the diff before committing")
 	}
 	return code
 }
@@ -367,7 +368,7 @@ func checkTags(root, tags string) error {
 	if tags == "" {
 		return nil
 	}
-	features, err := suite.LoadFeatures(root)
+	features, err := suite.LoadFeatures(root, steps.Library().Names()...)
 	if err != nil {
 		return err
 	}

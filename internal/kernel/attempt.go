@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -180,3 +181,7 @@ func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
 	}
 	return o
 }
+
+// Folder is the area folder the scenario's feature file lies in (features/<area>/…): where
+// the area keeps its fixtures and golden copies.
+func (a *Attempt) Folder() string { return filepath.Base(filepath.Dir(a.sc.scenario.Uri)) }

@@ -28,6 +28,15 @@ type Area struct {
 // Library is the step library: the areas, in registration order.
 type Library []Area
 
+// Names are the areas' names, in order.
+func (lib Library) Names() []string {
+	out := make([]string, len(lib))
+	for i, a := range lib {
+		out[i] = a.Name
+	}
+	return out
+}
+
 func (lib Library) register(t *Steps) {
 	for _, a := range lib {
 		if a.Register != nil {

@@ -59,7 +59,7 @@ func run() []*result.PortResult {
 		Identity:       map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
 		Unresponsive:   "3 calls in a row timed out",
 		VersionWarning: "expectations/python.txt was written against version \"0.20.0\"",
-		Parity: &result.Parity{Golden: "fixtures/golden/x4-returned.json", Compared: 2,
+		Parity: &result.Parity{Golden: "fixtures/parity/golden/x4-returned.json", Compared: 2,
 			Differ: []result.ParityDiff{{Key: "c4-rpc-error", Scenario: "rpc error", Diff: "- a\n+ b"}}},
 		Expectations: &result.Expectations{Path: "expectations/python.txt", Version: "0.20.0", Entries: []*result.Entry{
 			{Key: keySets, Status: result.StatusFail, Fingerprint: result.Fingerprint("key set differs"), Evidence: "key set differs",

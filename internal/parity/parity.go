@@ -21,7 +21,7 @@ import (
 )
 
 // File is the golden copy, relative to the root.
-const File = "fixtures/golden/x4-returned.json"
+const File = "fixtures/parity/golden/x4-returned.json"
 
 // Record writes the reference's values of every contract scenario that passed there, keyed by
 // stable key, and returns how many this run gave. A scenario that did not pass on the reference

@@ -30,7 +30,7 @@ func vals(out string) any {
 
 func root(t *testing.T) string {
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "fixtures", "golden"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "fixtures", "parity", "golden"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir

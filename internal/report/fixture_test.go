@@ -27,7 +27,7 @@ func syntheticRun() []*result.PortResult {
 	goPort := &result.PortResult{
 		Port: "go", Present: true,
 		Identity: map[string]any{"port": "go", "library": "toolnexus", "version": "v1.4.0", "runtime": "go1.26.8"},
-		Parity: &result.Parity{Golden: "fixtures/golden/x4-returned.json", Compared: 3,
+		Parity: &result.Parity{Golden: "fixtures/parity/golden/x4-returned.json", Compared: 3,
 			Differ: []result.ParityDiff{{Key: "c4-rpc-error", Scenario: "a JSON-RPC error", Diff: "- a\n+ b"}}},
 		Scenarios: []result.Outcome{
 			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",

@@ -153,7 +153,7 @@ func TestEveryScenarioDeclaresLevelAndSource(t *testing.T) {
 
 func TestUndeclaredLevelIsAnError(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "gap4-conversation-store.feature")
+	path := filepath.Join(root, "features", "store", "gap4-conversation-store.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestUndeclaredLevelIsAnError(t *testing.T) {
 // A step no definition matches is bad input named by file:line, not a reference failure.
 func TestUndefinedStepIsBadInput(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "gap4-conversation-store.feature")
+	path := filepath.Join(root, "features", "store", "gap4-conversation-store.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

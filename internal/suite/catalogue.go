@@ -45,9 +45,10 @@ func Catalogue(root string) ([][2]string, error) {
 
 var tagRe = regexp.MustCompile(`@([A-Z][0-9]*\.[0-9]+)\b`)
 
-// FeatureTags maps each catalogue-style tag found in features/*.feature to the files using it.
+// FeatureTags maps each catalogue-style tag found in features/<area>/*.feature to the files
+// using it.
 func FeatureTags(root string) (map[string][]string, error) {
-	files, err := filepath.Glob(filepath.Join(root, "features", "*.feature"))
+	files, err := filepath.Glob(filepath.Join(root, "features", "*", "*.feature"))
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,12 @@ package suite
 
 import (
 	"context"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )

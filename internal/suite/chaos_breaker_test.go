@@ -2,12 +2,13 @@ package suite
 
 import (
 	"context"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"

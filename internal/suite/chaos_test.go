@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/chaos"

@@ -282,7 +282,7 @@ func TestLongExpectationsLineNamesFileAndLine(t *testing.T) {
 // Timing tags are checked when the features load, each problem at its scenario's file:line.
 func TestTimingTagsAreValidatedAtLoad(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "gap6-list-only.feature")
+	path := filepath.Join(root, "features", "mcp", "gap6-list-only.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

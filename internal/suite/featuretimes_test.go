@@ -16,7 +16,7 @@ func TestAFeatureThatTookLongestRunsFirstNextTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()
-	before, err := loadFeatures(root, readFeatureTimes(cache))
+	before, err := loadFeatures(root, readFeatureTimes(cache), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestAFeatureThatTookLongestRunsFirstNextTime(t *testing.T) {
 	if err := readFeatureTimes(cache).record(cache, []*result.PortResult{r}); err != nil {
 		t.Fatal(err)
 	}
-	after, err := loadFeatures(root, readFeatureTimes(cache))
+	after, err := loadFeatures(root, readFeatureTimes(cache), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

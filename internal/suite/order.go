@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ type featureOrder struct {
 // A "returns within" bound is a limit, not a wait, and does not count.
 var waitDecl = regexp.MustCompile(`(?:after|of) (\d+) ms`)
 
-func orderFeatures(dir string, took featureTimes) (featureOrder, error) {
+func orderFeatures(dir string, took featureTimes, areas []string) (featureOrder, error) {
 	fo := featureOrder{rank: map[string]int{}}
 	// WalkDir does not enter a symlinked root (a test harness may link features/ in).
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -49,6 +50,22 @@ func orderFeatures(dir string, took featureTimes) (featureOrder, error) {
 		fo.walk = append(fo.walk, p)
 		return nil
 	})
+	if err != nil {
+		return fo, err
+	}
+	// The areas' folders in the library's order (ADR 0001's areas come first), then any other.
+	rank := func(p string) int {
+		rel, _ := filepath.Rel(dir, p)
+		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if i := slices.Index(areas, top); i >= 0 {
+			return i
+		}
+		return len(areas)
+	}
+	sort.SliceStable(fo.walk, func(i, j int) bool { return rank(fo.walk[i]) < rank(fo.walk[j]) })
+	for i, p := range fo.walk {
+		fo.rank[p] = i
+	}
 	fo.run = append([]string(nil), fo.walk...)
 	// The longest scenario an earlier run saw first (featuretimes.go), then the declared waits.
 	sort.SliceStable(fo.run, func(i, j int) bool {

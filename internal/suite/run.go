@@ -154,7 +154,7 @@ func Validate(o Options) (*input, error) {
 		return nil, err
 	}
 	in.took = readFeatureTimes(o.Cache)
-	if in.features, err = loadFeatures(o.Root, in.took); err != nil {
+	if in.features, err = loadFeatures(o.Root, in.took, o.Library.Names()); err != nil {
 		return nil, err
 	}
 	if in.selected, err = in.features.Select(o.Tags); err != nil {

@@ -3,13 +3,14 @@ package suite
 import (
 	"bufio"
 	"context"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	mcpfake "github.com/muthuishere/toolnexus-conformance/fakes/mcp"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"

@@ -42,19 +42,22 @@ type Features struct {
 	order featureOrder
 }
 
-// LoadFeatures parses every features/*.feature the way godog does in a run (the files in the
-// run's order, order.go, with one id sequence, so pickle ids match the run's); Scenarios are
-// in walk order. A syntax error, or a scenario without a stable id, a level or a known
+// LoadFeatures parses every features/<area>/*.feature the way godog does in a run (the files
+// in the run's order, order.go, with one id sequence, so pickle ids match the run's);
+// Scenarios are in walk order: the areas' folders in the order given (the library's), then
+// any other folder, each folder's files by name. A syntax error, or a scenario without a stable id, a level or a known
 // source (levels.go), is reported as file:line.
-func LoadFeatures(root string) (*Features, error) { return loadFeatures(root, nil) }
+func LoadFeatures(root string, areas ...string) (*Features, error) {
+	return loadFeatures(root, nil, areas)
+}
 
 // loadFeatures is LoadFeatures with the run order taken from an earlier run's times.
-func loadFeatures(root string, took featureTimes) (*Features, error) {
+func loadFeatures(root string, took featureTimes, areas []string) (*Features, error) {
 	sources, err := LoadSources(root)
 	if err != nil {
 		return nil, err
 	}
-	order, err := orderFeatures(filepath.Join(root, "features"), took)
+	order, err := orderFeatures(filepath.Join(root, "features"), took, areas)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}

@@ -3,13 +3,14 @@ package suite
 import (
 	"context"
 	"errors"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/steps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"

@@ -49,11 +49,12 @@ func (w *World) matchGolden(name string) error {
 	return Diff("the wire bodies differ", name, w.Env().Port, wire.NormalizeAll(want), got)
 }
 
-// GoldenCopy reads the reference's golden copy fixtures/golden/<name>.json into want, or, when
-// the run updates the golden copies, records got there instead (done: nothing to compare).
+// GoldenCopy reads the reference's golden copy fixtures/<area>/golden/<name>.json (the area
+// whose feature names it) into want, or, when the run updates the golden copies, records got
+// there instead (done: nothing to compare).
 func (w *World) GoldenCopy(name string, got, want any) (done bool, err error) {
 	w.parity().golden = name
-	path := filepath.Join(w.Env().Root, "fixtures", "golden", name+".json")
+	path := filepath.Join(w.Env().Root, "fixtures", w.A.Folder(), "golden", name+".json")
 	if w.Env().UpdateGolden {
 		b, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
