@@ -1,50 +1,75 @@
-// Package schema holds the adapter protocol's JSON Schema and validates lines against it.
+// Package schema holds the adapter protocol's envelope schema, composes it with the areas'
+// fragments (steps/<area>/protocol.json) and validates lines against the result.
 package schema
 
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 //go:embed protocol.schema.json
-var protocolSchema []byte
+var envelopeSchema []byte
 
 const schemaURL = "https://toolnexus-conformance.invalid/protocol.schema.json"
 
-// Protocol validates requests, responses and per-op results.
+// Fragment is one area's part of the protocol: its ops (arguments and result), the option
+// keys it adds to another area's op, the slots (host functions, "<area>.<name>") it answers,
+// which argument needs which slot, and its own definitions.
+type Fragment struct {
+	Area string `json:"area"`
+	Ops  map[string]struct {
+		Args   json.RawMessage `json:"args"`
+		Result json.RawMessage `json:"result"`
+	} `json:"ops"`
+	Options map[string]map[string]json.RawMessage `json:"options"`
+	// Needs maps an op's argument ("bodyTransform", or "httpClient=recording" for one value)
+	// to the slot the adapter must install for it.
+	Needs map[string]map[string]string `json:"needs"`
+	Slots map[string]struct {
+		Args json.RawMessage `json:"args"`
+	} `json:"slots"`
+	Defs map[string]json.RawMessage `json:"$defs"`
+}
+
+// ParseFragment decodes one area's protocol.json; name is for messages.
+func ParseFragment(name string, b []byte) (Fragment, error) {
+	var f Fragment
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&f); err != nil {
+		return f, fmt.Errorf("protocol fragment %s: %w", name, err)
+	}
+	return f, nil
+}
+
+// Protocol validates requests, responses and per-op results against the composed schema.
 type Protocol struct {
 	request  *jsonschema.Schema
 	response *jsonschema.Schema
 	results  map[string]*jsonschema.Schema
 	callback *jsonschema.Schema
 	answer   *jsonschema.Schema
+	ops      []string
+	slots    []string
+	needs    map[string]map[string]string
 }
 
-// resultDefs names the result schema of each op; ops not listed return an empty object.
-var resultDefs = map[string]string{
-	"hello":            "result.hello",
-	"client.run":       "result.run",
-	"client.ask":       "result.run",
-	"store.get":        "result.store.get",
-	"store.identity":   "result.store.identity",
-	"toolkit.create":   "result.tools",
-	"mcp.load":         "result.tools",
-	"mcp.list":         "result.mcp.list",
-	"toolkit.describe": "result.describe",
-	"tool.execute":     "result.execute",
-	"adapters":         "result.adapters",
-	"sanitize":         "result.sanitize",
-}
+// Envelope ops every adapter has, whatever its areas.
+var envelopeOps = []string{"hello", "shutdown"}
 
-// Load compiles the embedded protocol schema.
-func Load() (*Protocol, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(protocolSchema))
+// Load composes the envelope with the fragments (one per area, each op, option, slot and
+// definition named once across all) and compiles it.
+func Load(fragments ...Fragment) (*Protocol, error) {
+	doc, p, err := compose(fragments)
 	if err != nil {
-		return nil, fmt.Errorf("protocol schema: %w", err)
+		return nil, err
 	}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource(schemaURL, doc); err != nil {
@@ -57,19 +82,10 @@ func Load() (*Protocol, error) {
 		}
 		return s, nil
 	}
-	p := &Protocol{results: map[string]*jsonschema.Schema{}}
 	if p.request, err = compile("request"); err != nil {
 		return nil, err
 	}
 	if p.response, err = compile("response"); err != nil {
-		return nil, err
-	}
-	for op, def := range resultDefs {
-		if p.results[op], err = compile(def); err != nil {
-			return nil, err
-		}
-	}
-	if p.results[""], err = compile("result.empty"); err != nil {
 		return nil, err
 	}
 	if p.callback, err = compile("callback"); err != nil {
@@ -78,7 +94,37 @@ func Load() (*Protocol, error) {
 	if p.answer, err = compile("callbackAnswer"); err != nil {
 		return nil, err
 	}
+	p.results = map[string]*jsonschema.Schema{}
+	for _, op := range append([]string{"hello"}, p.ops...) { // shutdown's result is empty
+		if p.results[op], err = compile("result." + op); err != nil {
+			return nil, err
+		}
+	}
+	if p.results[""], err = compile("result.empty"); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// Ops are the ops of the composed protocol, sorted (the envelope's not included).
+func (p *Protocol) Ops() []string { return p.ops }
+
+// Slots are the slots of the composed protocol, sorted.
+func (p *Protocol) Slots() []string { return p.slots }
+
+// SlotsNeeded are the slots an adapter must install to serve op with args, sorted.
+func (p *Protocol) SlotsNeeded(op string, args map[string]any) []string {
+	var out []string
+	for key, slot := range p.needs[op] {
+		name, value, one := strings.Cut(key, "=")
+		v, ok := args[name]
+		if !ok || v == nil || v == false || (one && fmt.Sprint(v) != value) {
+			continue
+		}
+		out = append(out, slot)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ValidateCallback checks one host-function callback line from an adapter.
@@ -127,4 +173,26 @@ func validate(s *jsonschema.Schema, line []byte) error {
 // flatten turns the validator's tree into one line fit for a report.
 func flatten(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// LoadTree composes the envelope with every steps/*/protocol.json under root: for tests and
+// tools that read a harness tree rather than the library compiled in.
+func LoadTree(root string) (*Protocol, error) {
+	paths, err := filepath.Glob(filepath.Join(root, "steps", "*", "protocol.json"))
+	if err != nil {
+		return nil, err
+	}
+	var frags []Fragment
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		f, err := ParseFragment(p, b)
+		if err != nil {
+			return nil, err
+		}
+		frags = append(frags, f)
+	}
+	return Load(frags...)
 }

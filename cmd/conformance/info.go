@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/steps"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/schema"
@@ -27,7 +29,7 @@ func cmdInfo(args []string) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	proto, err := schema.Load()
+	proto, err := steps.Library().Protocol()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2

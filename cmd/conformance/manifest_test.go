@@ -91,7 +91,7 @@ func TestScratchPortNeedsOnlyItsFolder(t *testing.T) {
 while IFS= read -r line; do
 	id="$(sed -E 's/.*"id":([0-9]+).*/\1/' <<<"$line")"
 	case "$line" in
-	*'"op":"hello"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"port\":\"scratch\",\"library\":\"none\",\"version\":\"0.0.1\",\"runtime\":\"bash\",\"ops\":[]},\"warnings\":[]}" ;;
+	*'"op":"hello"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"port\":\"scratch\",\"library\":\"none\",\"version\":\"0.0.1\",\"runtime\":\"bash\",\"ops\":[],\"slots\":[]},\"warnings\":[]}" ;;
 	*'"op":"shutdown"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{},\"warnings\":[]}"; exit 0 ;;
 	*) echo "{\"id\":$id,\"ok\":false,\"error\":{\"kind\":\"unsupported\",\"message\":\"scratch supports nothing\"},\"warnings\":[]}" ;;
 	esac

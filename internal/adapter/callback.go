@@ -62,14 +62,15 @@ func (p *Process) answer(op string, line []byte, host Host) error {
 	if host != nil {
 		a = host(cb.Fn, cb.Args)
 	}
-	out := map[string]any{"callback": cb.Callback, "ok": a.Error == ""}
-	if a.Error != "" {
-		out["error"] = a.Error
-	} else {
-		out["value"] = a.Value
-		if a.InPlace {
-			out["inPlace"] = true
-		}
+	// One of the answers a slot gets (SPEC.md §3): raise, edit in place, or return.
+	out := map[string]any{"callback": cb.Callback}
+	switch {
+	case a.Error != "":
+		out["raise"] = a.Error
+	case a.InPlace:
+		out["edit"] = a.Value
+	default:
+		out["return"] = a.Value
 	}
 	reply, err := json.Marshal(out)
 	if err != nil {

@@ -44,7 +44,7 @@ func start(t *testing.T, mode string, callTimeout time.Duration) *Process {
 }
 
 // loadSchema compiles the protocol schema once: it is slow under -race.
-var loadSchema = sync.OnceValues(schema.Load)
+var loadSchema = sync.OnceValues(func() (*schema.Protocol, error) { return schema.LoadTree("../..") })
 
 // chaosEnv selects the mode; the race runtime's 1 s sleep at exit would slow every Close.
 func chaosEnv(mode string) []string {

@@ -102,7 +102,7 @@ func Main() {
 			os.Exit(0)
 		case req.Op == "hello" && mode == "slow-hello":
 			time.Sleep(1500 * time.Millisecond)
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"],"slots":[]}`)
 			mode = "good"
 			continue
 		case req.Op == "hello":
@@ -112,7 +112,7 @@ func Main() {
 			case strings.HasPrefix(mode, "escape"):
 				escape()
 			}
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"]}`)
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"],"slots":[]}`)
 			continue
 		case mode == "unhandled":
 			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)

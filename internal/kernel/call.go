@@ -56,6 +56,9 @@ func (a *Attempt) Warnings() []string { return a.calls.warnings }
 // so "then it fails with …" steps can judge it. Unsupported always stops the scenario, and
 // so does a crash outside the call's result.
 func (a *Attempt) Call(op string, args map[string]any) (*adapter.Response, error) {
+	if why := a.sc.env.Supports.lacks(op, args); why != "" {
+		return nil, &Unsupported{Op: op, Message: why}
+	}
 	p, err := a.Adapter()
 	if err != nil {
 		return nil, err

@@ -7,12 +7,15 @@ package kernel
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 // Env is what every scenario of one implementation's run shares.
@@ -44,6 +47,8 @@ type Env struct {
 	// TempRoot holds the scenarios' temp dirs ("": the system's temp dir); the run removes
 	// it whole, and the next run removes one a dead run left.
 	TempRoot string
+	// Supports is what the adapter's hello lists; nil: not known (every call is sent).
+	Supports *Supports
 	// Hooks are the engine's policies, asked as the scenarios run.
 	Hooks Hooks
 	seq   atomic.Int64
@@ -95,3 +100,29 @@ type Baseline struct {
 
 // Shared holds, by area name, what each area opened for the whole run.
 type Shared map[string]any
+
+// Supports is what an adapter said hello with: the ops and slots it has, and the protocol
+// that says which slots a call's arguments need. A call that needs what it lacks is
+// unsupported before anything is sent (SPEC.md §3).
+type Supports struct {
+	Ops, Slots []string
+	Protocol   *schema.Protocol
+}
+
+// lacks says what of op with args the adapter does not offer; "" when it offers all.
+func (s *Supports) lacks(op string, args map[string]any) string {
+	if s == nil {
+		return ""
+	}
+	if !slices.Contains(s.Ops, op) {
+		return "the adapter's hello does not list this op"
+	}
+	if s.Protocol != nil {
+		for _, slot := range s.Protocol.SlotsNeeded(op, args) {
+			if !slices.Contains(s.Slots, slot) {
+				return fmt.Sprintf("the adapter's hello does not list the slot %s, which this call needs", slot)
+			}
+		}
+	}
+	return ""
+}

@@ -3,8 +3,10 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 // Area is one area of the contract (steps/<area>/): its steps, its host functions (slots)
@@ -13,8 +15,12 @@ type Area struct {
 	Name string
 	// Register binds the area's steps.
 	Register func(t *Steps)
-	// Slots answer the host functions the area's ops install, by slot name.
+	// Slots answer the host functions the area's ops install, by name within the area: the
+	// slot on the wire is "<area>.<name>".
 	Slots map[string]SlotFunc
+	// Protocol is the area's protocol fragment (steps/<area>/protocol.json): its ops, option
+	// keys, slots and results; nil for an area that adds none.
+	Protocol []byte
 	// Open, when set, starts what every scenario of the run shares (the fake LLM); the value
 	// is Env.Shared[Name] and close is called when the run ends.
 	Open func() (shared any, close func(), err error)
@@ -45,14 +51,34 @@ func (lib Library) register(t *Steps) {
 	}
 }
 
-// slot finds the area answering a slot name.
-func (lib Library) slot(name string) (SlotFunc, bool) {
+// slot finds the area answering a slot, "<area>.<name>".
+func (lib Library) slot(slot string) (SlotFunc, bool) {
+	area, name, _ := strings.Cut(slot, ".")
 	for _, a := range lib {
-		if f, ok := a.Slots[name]; ok {
+		if f, ok := a.Slots[name]; ok && a.Name == area {
 			return f, true
 		}
 	}
 	return nil, false
+}
+
+// Protocol composes the protocol schema from the envelope and the areas' fragments.
+func (lib Library) Protocol() (*schema.Protocol, error) {
+	var frags []schema.Fragment
+	for _, a := range lib {
+		if a.Protocol == nil {
+			continue
+		}
+		f, err := schema.ParseFragment("steps/"+a.Name+"/protocol.json", a.Protocol)
+		if err != nil {
+			return nil, err
+		}
+		if f.Area != a.Name {
+			return nil, fmt.Errorf("steps/%s/protocol.json: its area is %q", a.Name, f.Area)
+		}
+		frags = append(frags, f)
+	}
+	return schema.Load(frags...)
 }
 
 // Open starts what the areas share for a run; close ends it all.

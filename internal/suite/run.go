@@ -86,7 +86,7 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	proto, err := schema.Load()
+	proto, err := o.Library.Protocol()
 	if err != nil {
 		return nil, err
 	}
@@ -352,6 +352,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		Facts: facts, FactsErr: factsErr,
 		ScenarioTimeout: o.ScenarioTimeout, Baseline: o.Baseline, AsWritten: o.AsWritten, TempRoot: o.tempRoot,
 		Adapters: adapters,
+		Supports: supports(hello, proto),
 	}
 	senv.Hooks = kernel.Hooks{
 		Admit: share.admitter(),
@@ -548,4 +549,23 @@ func leakReport(leaks []adapter.Leak) string {
 func releaseOf(version string) string {
 	v, _, _ := strings.Cut(version, " (")
 	return strings.TrimSpace(v)
+}
+
+// supports is what the adapter's hello lists, for the kernel to find a call the adapter
+// cannot serve before it is sent.
+func supports(hello map[string]any, proto *schema.Protocol) *kernel.Supports {
+	s := &kernel.Supports{Protocol: proto}
+	for _, key := range []string{"ops", "slots"} {
+		list, _ := hello[key].([]any)
+		for _, v := range list {
+			if name, ok := v.(string); ok {
+				if key == "ops" {
+					s.Ops = append(s.Ops, name)
+				} else {
+					s.Slots = append(s.Slots, name)
+				}
+			}
+		}
+	}
+	return s
 }

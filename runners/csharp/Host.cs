@@ -20,8 +20,15 @@ public static class Host
     private static long _seq;
     private static StreamReader? _answers;
 
+    // The slots ("<area>.<name>") this adapter installs stubs for, as hello lists them.
+    public const string BodyTransformSlot = "llm.bodyTransform", BeforeLLMSlot = "llm.beforeLLM",
+        HttpSlot = "transport.http", ToolSlot = "contract.tool";
+    public static readonly string[] Slots = [BodyTransformSlot, BeforeLLMSlot, HttpSlot, ToolSlot];
+
     // One callback at a time per adapter (the lock); the answer is read synchronously, so a host
-    // function the port calls synchronously works as well as an async one.
+    // function the port calls synchronously works as well as an async one. The answer returns a
+    // value, edits the argument in place, or raises; this port has no suspension, so a suspend is
+    // the adapter's fault.
     public static (object? Value, bool InPlace) Call(string fn, JsonObject args)
     {
         lock (Gate)
@@ -32,19 +39,22 @@ public static class Host
             var line = _answers.ReadLine() ?? throw AdapterError.Failed($"adapter: the callback pipe closed before the answer to {fn}");
             var answer = JsonNode.Parse(line)!;
             if ((long?)answer["callback"] != n) throw AdapterError.Failed($"adapter: expected the answer to callback {n}, got: {line}");
-            if ((bool?)answer["ok"] != true) throw new HostError((string?)answer["error"] ?? "");
-            return (Json.FromJson(answer["value"]), (bool?)answer["inPlace"] == true);
+            var obj = answer.AsObject();
+            if (obj.ContainsKey("raise")) throw new HostError((string?)answer["raise"] ?? "");
+            if (obj.ContainsKey("suspend")) throw AdapterError.Failed($"adapter: the runner suspended {fn}, which this adapter cannot");
+            if (obj.ContainsKey("edit")) return (Json.FromJson(answer["edit"]), true);
+            return (Json.FromJson(answer["return"]), false);
         }
     }
 
     private static IntPtr CallbackFd() =>
         (IntPtr)(int.TryParse(Environment.GetEnvironmentVariable("CONFORMANCE_CALLBACK_FD"), out var fd) ? fd : 3);
 
-    // inPlace: the very body received, edited to equal the answer; else the answer as a new
+    // edit: the very body received, edited to equal the answer; else the answer as a new
     // object; null is the port's "unchanged".
     public static Func<IDictionary<string, object?>, IDictionary<string, object?>?> BodyTransform(string client) => body =>
     {
-        var (value, inPlace) = Call("bodyTransform", new JsonObject { ["client"] = client, ["body"] = Json.ToNode(body) });
+        var (value, inPlace) = Call(BodyTransformSlot, new JsonObject { ["client"] = client, ["body"] = Json.ToNode(body) });
         if (value is not Dictionary<string, object?> want) return null;
         if (!inPlace) return want;
         EditInPlace(body, want);
@@ -54,7 +64,7 @@ public static class Host
     // A null answer overrides nothing; an object is the port's override with the fields given.
     public static Func<LlmClient.BeforeLLMEvent, LlmClient.LLMOverride?> BeforeLLM(string client) => ev =>
     {
-        var (value, _) = Call("beforeLLM", new JsonObject { ["client"] = client, ["turn"] = ev.Turn,
+        var (value, _) = Call(BeforeLLMSlot, new JsonObject { ["client"] = client, ["turn"] = ev.Turn,
             ["messages"] = Json.ToNode(ev.Messages), ["tools"] = Json.ToNode(ev.Tools) });
         if (value is not Dictionary<string, object?> o) return null;
         var tools = (o.GetValueOrDefault("tools") as List<object?>)?.Select(t => (Dictionary<string, object?>)t!).ToList();
@@ -86,7 +96,7 @@ public sealed record HostTool(string Toolkit, string Name, string Description, I
 
     public Task<ToolResult> ExecuteAsync(IDictionary<string, object?> args, ToolContext? ctx = null)
     {
-        var (value, _) = Host.Call("tool", new JsonObject { ["toolkit"] = Toolkit, ["name"] = Name, ["input"] = Json.ToNode(args) });
+        var (value, _) = Host.Call(Host.ToolSlot, new JsonObject { ["toolkit"] = Toolkit, ["name"] = Name, ["input"] = Json.ToNode(args) });
         return Task.FromResult(ToolResult.Ok(value as string ?? throw AdapterError.Failed($"adapter: tool {Name}: the answer is not a string")));
     }
 }
@@ -97,7 +107,7 @@ public sealed class RecordingHandler(string client) : DelegatingHandler(new Sock
 {
     protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
-        Host.Call("http", new JsonObject { ["client"] = client, ["method"] = request.Method.Method, ["url"] = request.RequestUri?.ToString() ?? "" });
+        Host.Call(Host.HttpSlot, new JsonObject { ["client"] = client, ["method"] = request.Method.Method, ["url"] = request.RequestUri?.ToString() ?? "" });
         return base.SendAsync(request, cancellationToken);
     }
 }

@@ -55,7 +55,7 @@ public sealed class Adapter
         var asm = typeof(LlmClient).Assembly;
         var version = asm.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? asm.GetName().Version?.ToString();
         return new JsonObject { ["port"] = "csharp", ["library"] = "toolnexus", ["version"] = version ?? "unknown",
-            ["runtime"] = RuntimeInformation.FrameworkDescription, ["ops"] = Json.Strings(OpNames) };
+            ["runtime"] = RuntimeInformation.FrameworkDescription, ["ops"] = Json.Strings(OpNames), ["slots"] = Json.Strings(Host.Slots) };
     }
 
     private JsonObject ClientCreate(JsonObject a)
@@ -155,7 +155,7 @@ public sealed class Adapter
         var result = (string?)e["returns"] == "result";
         return NativeTool.Of(name, (string?)e["description"] ?? "", Json.Arg<Dictionary<string, object?>>(e, "inputSchema"), args =>
         {
-            var (value, _) = Host.Call("tool", new JsonObject { ["toolkit"] = toolkit, ["name"] = name, ["input"] = Json.ToNode(args) });
+            var (value, _) = Host.Call(Host.ToolSlot, new JsonObject { ["toolkit"] = toolkit, ["name"] = name, ["input"] = Json.ToNode(args) });
             if (!result) return value;
             var r = (Dictionary<string, object?>)value!;
             return new ToolResult((string)r["output"]!, (bool)r["isError"]!, r.GetValueOrDefault("metadata") as IDictionary<string, object?>);

@@ -26,8 +26,25 @@ func newHost(out *lockedWriter) *host {
 	return &host{out: out, answers: bufio.NewReaderSize(os.NewFile(3, "callback"), 1<<20)}
 }
 
+// slots are the host functions (SPEC.md §3 slots, "<area>.<name>") this adapter installs
+// stubs for, as hello lists them.
+var slots = []string{
+	slotBodyTransform,
+	slotBeforeLLM,
+	slotHTTP,
+	slotTool,
+}
+
+const (
+	slotBodyTransform = "llm.bodyTransform"
+	slotBeforeLLM     = "llm.beforeLLM"
+	slotHTTP          = "transport.http"
+	slotTool          = "contract.tool"
+)
+
 // call runs one host function in the runner and decodes the answer's value into v; it
-// reports whether the runner asked for an in-place edit.
+// reports whether the runner asked for an in-place edit. The answer returns a value, edits
+// the argument in place, or raises; this port has no suspension, so a suspend is a fault.
 func (h *host) call(fn string, args map[string]any, v any) (bool, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -43,28 +60,35 @@ func (h *host) call(fn string, args map[string]any, v any) (bool, error) {
 		return false, fmt.Errorf("adapter: %s callback: %w", fn, err)
 	}
 	var a struct {
-		Callback    int
-		OK, InPlace bool
-		Value       json.RawMessage
-		Error       string
+		Callback     int
+		Return, Edit json.RawMessage
+		Raise        *string
+		Suspend      json.RawMessage
 	}
 	if err := json.Unmarshal(line, &a); err != nil || a.Callback != h.next {
 		return false, fmt.Errorf("adapter: bad answer to %s callback: %q", fn, line)
 	}
-	if !a.OK {
-		return false, errors.New(a.Error)
+	switch {
+	case a.Raise != nil:
+		return false, errors.New(*a.Raise)
+	case a.Suspend != nil:
+		return false, fmt.Errorf("adapter: the runner suspended %s, which this adapter cannot", fn)
 	}
-	if v != nil && len(a.Value) > 0 {
-		return a.InPlace, json.Unmarshal(a.Value, v)
+	value, inPlace := a.Return, false
+	if a.Edit != nil {
+		value, inPlace = a.Edit, true
 	}
-	return a.InPlace, nil
+	if v != nil && len(value) > 0 {
+		return inPlace, json.Unmarshal(value, v)
+	}
+	return inPlace, nil
 }
 
 // bodyTransform calls back with the body; in place, it edits the very map it got.
 func (h *host) bodyTransform(client string) func(map[string]any) map[string]any {
 	return func(body map[string]any) map[string]any {
 		var m map[string]any
-		inPlace, err := h.call("bodyTransform", map[string]any{"client": client, "body": body}, &m)
+		inPlace, err := h.call(slotBodyTransform, map[string]any{"client": client, "body": body}, &m)
 		if err != nil {
 			panic(err) // the port's transform signature has no error
 		}
@@ -115,7 +139,7 @@ func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLL
 			Tools    *[]any
 		}
 		args := map[string]any{"client": client, "turn": ev.Turn, "messages": ev.Messages, "tools": ev.Tools}
-		if _, err := h.call("beforeLLM", args, &ov); err != nil || ov == nil {
+		if _, err := h.call(slotBeforeLLM, args, &ov); err != nil || ov == nil {
 			return nil, err
 		}
 		out := &toolnexus.LLMOverride{Messages: ov.Messages}
@@ -131,7 +155,7 @@ func (h *host) tool(toolkit, name, description string, schema map[string]any) to
 	return toolnexus.Tool{Name: name, Description: description, InputSchema: schema, Source: toolnexus.SourceCustom,
 		Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
 			var out string
-			_, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": name, "input": input}, &out)
+			_, err := h.call(slotTool, map[string]any{"toolkit": toolkit, "name": name, "input": input}, &out)
 			return toolnexus.ToolResult{Output: out}, err
 		}}
 }
@@ -143,7 +167,7 @@ type transport struct {
 }
 
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if _, err := t.h.call("http", map[string]any{"client": t.client, "method": req.Method, "url": req.URL.String()}, nil); err != nil {
+	if _, err := t.h.call(slotHTTP, map[string]any{"client": t.client, "method": req.Method, "url": req.URL.String()}, nil); err != nil {
 		return nil, err
 	}
 	return http.DefaultTransport.RoundTrip(req)
@@ -154,7 +178,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // ToolResult is a Tool literal with the native source, and an object cannot be expressed.
 func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
 	call := func(input map[string]any, v any) error {
-		_, err := h.call("tool", map[string]any{"toolkit": toolkit, "name": et.Name, "input": input}, v)
+		_, err := h.call(slotTool, map[string]any{"toolkit": toolkit, "name": et.Name, "input": input}, v)
 		return err
 	}
 	switch et.Returns {

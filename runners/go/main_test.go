@@ -75,7 +75,7 @@ func (f *fakeRunner) Write(b []byte) (int, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, cb.Fn)
 	f.mu.Unlock()
-	a := map[string]any{"ok": true, "value": nil}
+	a := map[string]any{"return": nil}
 	if f.answer != nil {
 		if got := f.answer(cb.Fn, cb.Args); got != nil {
 			a = got
@@ -157,14 +157,14 @@ func TestHostFunctionsCallBack(t *testing.T) {
 	defer srv.Close()
 	f := &fakeRunner{answer: func(fn string, args map[string]any) map[string]any {
 		switch fn {
-		case "bodyTransform":
+		case "llm.bodyTransform":
 			body := args["body"].(map[string]any)
 			body["temperature"] = 0.5
-			return map[string]any{"ok": true, "value": body}
-		case "beforeLLM":
+			return map[string]any{"return": body}
+		case "llm.beforeLLM":
 			msgs := args["messages"].([]any)
 			msgs[len(msgs)-1].(map[string]any)["content"] = "changed"
-			return map[string]any{"ok": true, "value": map[string]any{"messages": msgs}}
+			return map[string]any{"return": map[string]any{"messages": msgs}}
 		}
 		return nil
 	}}
@@ -181,7 +181,7 @@ func TestHostFunctionsCallBack(t *testing.T) {
 		if res["text"] != "hi" {
 			t.Fatalf("bad report %v", res)
 		}
-		if got := fmt.Sprint(f.calls); got != "[beforeLLM bodyTransform http]" {
+		if got := fmt.Sprint(f.calls); got != "[llm.beforeLLM llm.bodyTransform transport.http]" {
 			t.Errorf("stream=%v: callbacks %s", stream, got)
 		}
 		body := llm.last()
@@ -192,11 +192,11 @@ func TestHostFunctionsCallBack(t *testing.T) {
 	}
 	// The tool stub returns what the runner answers.
 	tool := a.host.tool("tk", "echo", "", nil)
-	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"ok": true, "value": "pong"} }
+	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"return": "pong"} }
 	if out, err := tool.Execute(map[string]any{}, nil); err != nil || out.Output != "pong" {
 		t.Errorf("tool execute = %v, %v", out, err)
 	}
-	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"ok": false, "error": "host: no"} }
+	f.answer = func(string, map[string]any) map[string]any { return map[string]any{"raise": "host: no"} }
 	if _, err := tool.Execute(map[string]any{}, nil); err == nil || err.Error() != "host: no" {
 		t.Errorf("a refused tool call = %v", err)
 	}

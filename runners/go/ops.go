@@ -76,7 +76,7 @@ func (a *adapter) closeAll(limit time.Duration) {
 
 func opHello(a *adapter, x args, _ string) (any, error) {
 	return map[string]any{"port": "go", "library": "toolnexus", "version": portVersion, "runtime": runtime.Version(),
-		"ops": slices.Sorted(maps.Keys(ops))}, nil
+		"ops": slices.Sorted(maps.Keys(ops)), "slots": slots}, nil
 }
 
 // opClientCreate installs host functions only when asked, so an unset option stays unset.

@@ -7,14 +7,14 @@ let tn // the port's exports, set by install
 
 function bodyTransformStub(client) {
   return (body) => {
-    const { value, inPlace } = slot("bodyTransform", { client, body })
+    const { value, inPlace } = slot("llm.bodyTransform", { client, body })
     return inPlace && isObject(value) ? editTo(body, value) : value ?? null
   }
 }
 
 function beforeLLMStub(client) {
   return (ev) => {
-    const { value } = slot("beforeLLM", { client, turn: ev.turn, messages: ev.messages, tools: ev.tools ?? null })
+    const { value } = slot("llm.beforeLLM", { client, turn: ev.turn, messages: ev.messages, tools: ev.tools ?? null })
     return value ?? undefined // null: no override
   }
 }
@@ -45,7 +45,7 @@ async function drainStream(gen) {
 
 export function install(port) {
   tn = port
-  declareSlots("bodyTransform", "beforeLLM")
+  declareSlots("llm.bodyTransform", "llm.beforeLLM")
 
   register("client.create", (args) => {
     const opts = { baseUrl: args.baseUrl, style: args.style, model: args.model, apiKey: args.apiKey }

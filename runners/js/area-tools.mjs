@@ -9,7 +9,7 @@ function hostTool(toolkit, t) {
   return {
     name: t.name, description: t.description, inputSchema: t.inputSchema, source: "custom",
     async execute(input) {
-      const { value } = slot("tool", { toolkit, name: t.name, input: input ?? {} })
+      const { value } = slot("contract.tool", { toolkit, name: t.name, input: input ?? {} })
       return { output: typeof value === "string" ? value : JSON.stringify(value ?? null), isError: false }
     },
   }
@@ -22,7 +22,7 @@ function nativeTool(toolkit, t) {
   const opts = { name: t.name, description: t.description }
   if (t.inputSchema !== undefined) opts.inputSchema = t.inputSchema
   opts.run = (input) => {
-    const { value } = slot("tool", { toolkit, name: t.name, input })
+    const { value } = slot("contract.tool", { toolkit, name: t.name, input })
     if (t.returns !== "result") return value
     return { output: value.output, isError: value.isError, ...("metadata" in value ? { metadata: value.metadata } : {}) }
   }
@@ -41,7 +41,7 @@ const extraTool = (toolkit, t) => (t.kind === "native" ? nativeTool(toolkit, t) 
 
 export function install(port) {
   tn = port
-  declareSlots("tool")
+  declareSlots("contract.tool")
 
   // Timed: an mcpConfig is loaded under the caller's signal, as mcp.load is.
   register("toolkit.create", async (args, timing) => {

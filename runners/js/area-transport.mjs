@@ -6,13 +6,13 @@ import { declareSlots, extendClient, slot, unsupported } from "./kit.mjs"
 function recordingFetch(client) {
   return (input, init) => {
     const url = typeof input === "string" ? input : input?.url ?? String(input)
-    slot("http", { client, method: init?.method ?? input?.method ?? "GET", url })
+    slot("transport.http", { client, method: init?.method ?? input?.method ?? "GET", url })
     return globalThis.fetch(input, init)
   }
 }
 
 export function install() {
-  declareSlots("http")
+  declareSlots("transport.http")
   extendClient((args, opts) => {
     // The port takes a fetch function: a request timeout would live inside the host's fetch,
     // so there is no client setting to hand over. The message is the one expectations pin.

@@ -59,8 +59,8 @@ function readAnswer() {
   return line
 }
 
-// The host-function names the areas install, in the order they declared them. A slot not
-// declared is an adapter fault, so this list is always the whole truth (hello will send it).
+// The host-function names ("<area>.<name>") the areas install, in the order they declared
+// them. A slot not declared is an adapter fault, so this list, which hello sends, is the whole truth.
 const slotNames = []
 export function declareSlots(...names) {
   for (const n of names) if (!slotNames.includes(n)) slotNames.push(n)
@@ -68,16 +68,20 @@ export function declareSlots(...names) {
 export const installedSlots = () => slotNames.slice()
 
 // slot is the one stub behind every host function. Node runs it to completion on one thread
-// (write, then a blocking read), so callbacks are serialised without a lock. An `ok: false`
-// answer throws its error text, as a host function that fails would.
+// (write, then a blocking read), so callbacks are serialised without a lock. The runner's
+// answer returns a value, edits the argument in place ({value, inPlace: true}) or raises (its
+// text thrown, as a host function that fails would); this port has no suspension, so a
+// suspend is the adapter's fault.
 export function slot(name, args) {
   if (!slotNames.includes(name)) throw fault(`adapter: host function ${JSON.stringify(name)} was never declared`)
   const n = ++callbackSeq
   writeLine({ callback: n, fn: name, args })
   const answer = JSON.parse(readAnswer())
   if (answer.callback !== n) throw fault(`adapter: callback ${n} got the answer to ${answer.callback}`)
-  if (!answer.ok) throw new Error(answer.error)
-  return answer
+  if (Object.hasOwn(answer, "raise")) throw new Error(answer.raise)
+  if (Object.hasOwn(answer, "suspend")) throw fault(`adapter: the runner suspended ${name}, which this adapter cannot`)
+  if (Object.hasOwn(answer, "edit")) return { value: answer.edit, inPlace: true }
+  return { value: answer.return, inPlace: false }
 }
 
 export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)

@@ -7,7 +7,7 @@ import path from "node:path"
 import { createInterface } from "node:readline"
 import { format } from "node:util"
 import { errMessage, fault, relayError, stack, unsupported } from "./kit-errors.mjs"
-import { log, writeErr, writeLine } from "./kit-wire.mjs"
+import { installedSlots, log, writeErr, writeLine } from "./kit-wire.mjs"
 
 export { fault, stack, unsupported } from "./kit-errors.mjs"
 export { declareSlots, editTo, installedSlots, isObject, log, slot } from "./kit-wire.mjs"
@@ -164,7 +164,7 @@ export function serve({ entry, order = [] }) {
     const { pkg, dir } = portPackage(entry)
     const version = `${pkg.version ?? "unknown"}${dir ? ` (${dir})` : ""}`
     const names = [...ops.keys()].sort((a, b) => rank(a) - rank(b))
-    return { port: "js", library: pkg.name ?? "toolnexus", version, runtime: `node ${process.version}`, ops: names }
+    return { port: "js", library: pkg.name ?? "toolnexus", version, runtime: `node ${process.version}`, ops: names, slots: installedSlots() }
   })
   register("shutdown", () => ({}))
 

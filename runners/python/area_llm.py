@@ -15,15 +15,15 @@ from kit import AdapterError
 
 def body_transform_stub(client: str) -> Callable[[dict[str, Any]], Any]:
     def transform(body: dict[str, Any]) -> Any:
-        # inPlace: the very body, edited to equal the answer; else a new body, or None: the port keeps its own
-        return kit.slot("bodyTransform", {"client": client, "body": body}, edit=body)
+        # edit: the very body, edited to equal the answer; else a new body, or None: the port keeps its own
+        return kit.slot("llm.bodyTransform", {"client": client, "body": body}, edit=body)
     return transform
 
 
 def before_llm_stub(client: str) -> Callable[[dict[str, Any]], Any]:
     def before_llm(ev: dict[str, Any]) -> Any:
         args = {"client": client, "turn": ev.get("turn"), "messages": ev.get("messages"), "tools": ev.get("tools")}
-        return kit.slot("beforeLLM", args)  # None, or {messages?, tools?}: the port's override
+        return kit.slot("llm.beforeLLM", args)  # None, or {messages?, tools?}: the port's override
     return before_llm
 
 
@@ -82,4 +82,4 @@ async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
 
 
 kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},
-             slots=("bodyTransform", "beforeLLM"))
+             slots=("llm.bodyTransform", "llm.beforeLLM"))

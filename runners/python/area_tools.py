@@ -17,7 +17,7 @@ from kit import AdapterError
 
 def host_tool(toolkit: str, spec: dict[str, Any]) -> Any:
     async def execute(args: Optional[dict[str, Any]] = None, ctx: Any = None) -> Any:
-        output = kit.slot("tool", {"toolkit": toolkit, "name": spec["name"], "input": args})
+        output = kit.slot("contract.tool", {"toolkit": toolkit, "name": spec["name"], "input": args})
         return tn.ToolResult(output=output, is_error=False)
     return tn.Tool(name=spec["name"], description=spec["description"],
                    input_schema=copy.deepcopy(spec["inputSchema"]), source="custom", execute=execute)
@@ -30,7 +30,7 @@ def native_tool(toolkit: str, spec: dict[str, Any]) -> Any:
     returns = spec.get("returns", "string")
 
     def fn(**kwargs: Any) -> Any:  # a plain def: the port runs it in a worker thread
-        value = kit.slot("tool", {"toolkit": toolkit, "name": spec["name"], "input": kwargs})
+        value = kit.slot("contract.tool", {"toolkit": toolkit, "name": spec["name"], "input": kwargs})
         if returns == "result":  # {output, isError, metadata?} -> the port's ToolResult
             extra = {"metadata": value["metadata"]} if "metadata" in value else {}
             return tn.ToolResult(output=value["output"], is_error=value["isError"], **extra)
@@ -153,4 +153,4 @@ async def op_sanitize(args: dict[str, Any]) -> dict[str, Any]:
 
 kit.register({"toolkit.create": op_toolkit_create, "toolkit.close": op_toolkit_close,
               "toolkit.describe": op_toolkit_describe, "tool.execute": op_tool_execute,
-              "adapters": op_adapters, "sanitize": op_sanitize}, slots=("tool",))
+              "adapters": op_adapters, "sanitize": op_sanitize}, slots=("contract.tool",))

@@ -18,11 +18,11 @@ class RecordingTransport(tn.UrllibTransport):
         self._client = client
 
     def post(self, url: str, *rest: Any) -> Any:
-        kit.slot("http", {"client": self._client, "method": "POST", "url": url})
+        kit.slot("transport.http", {"client": self._client, "method": "POST", "url": url})
         return super().post(url, *rest)
 
     def open(self, url: str, *rest: Any) -> Any:  # noqa: A003
-        kit.slot("http", {"client": self._client, "method": "POST", "url": url})
+        kit.slot("transport.http", {"client": self._client, "method": "POST", "url": url})
         return super().open(url, *rest)
 
 
@@ -34,4 +34,4 @@ def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
     return {"http_transport": RecordingTransport(handle)} if args.get("httpClient") == "recording" else {}
 
 
-kit.register({}, slots=("http",), client_option=client_option)
+kit.register({}, slots=("transport.http",), client_option=client_option)

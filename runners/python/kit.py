@@ -23,7 +23,7 @@ from kit_wire import AdapterError, log, slot, take_stdout, write_line  # noqa: F
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 ClientOption = Callable[[str, dict[str, Any]], dict[str, Any]]
 OPS: dict[str, Handler] = {}  # op -> handler, filled by the area files
-SLOTS: list[str] = []  # the host functions the areas install; kept for hello to send later, not sent yet
+SLOTS: list[str] = []  # the host functions ("<area>.<name>") the areas install stubs for, as hello lists them
 CLIENT_OPTIONS: list[ClientOption] = []  # what areas other than llm add to client.create
 # hello lists the ops in the schema's order, as the one-file adapter did, whatever the areas' order
 WIRE_ORDER = ("hello", "client.create", "client.run", "client.ask", "store.get", "store.save", "store.identity",
@@ -160,7 +160,8 @@ def cancel_handle(args: dict[str, Any]) -> Any:
 async def op_hello(args: dict[str, Any]) -> dict[str, Any]:
     ops = sorted(OPS, key=lambda op: WIRE_ORDER.index(op) if op in WIRE_ORDER else len(WIRE_ORDER))
     return {"port": "python", "library": "toolnexus", "version": importlib.metadata.version("toolnexus"),
-            "runtime": f"{platform.python_implementation()} {platform.python_version()}", "ops": ops}
+            "runtime": f"{platform.python_implementation()} {platform.python_version()}", "ops": ops,
+            "slots": list(SLOTS)}
 
 
 async def op_shutdown(args: dict[str, Any]) -> dict[str, Any]:

@@ -62,9 +62,10 @@ def write_line(obj: dict[str, Any]) -> None:
 def slot(fn: str, args: dict[str, Any], edit: Any = None) -> Any:
     """Calls the host function `fn`: writes a callback line and reads the runner's answer from
     the callback pipe in this thread. That blocks it (the asyncio loop too, when the port calls a
-    host function there), which is fine: the runner answers at once. Returns the answer's value,
-    or, when `edit` is given and the answer says inPlace, `edit` edited to equal it (when the value
-    is an object). An ok: false answer raises RuntimeError with its text."""
+    host function there), which is fine: the runner answers at once. The answer returns a value,
+    edits the argument in place (`edit`, when given, edited to equal the value when it is an
+    object), or raises (RuntimeError with its text); this port has no suspension, so a suspend
+    is the adapter's fault."""
     if _cb["fd"] < 0:
         raise AdapterError("failed", "adapter: no callback pipe (CONFORMANCE_CALLBACK_FD is unset)")
     with _CB_LOCK:
@@ -80,18 +81,22 @@ def slot(fn: str, args: dict[str, Any], edit: Any = None) -> Any:
     answer = json.loads(line)
     if answer.get("callback") != n:
         raise AdapterError("failed", f"adapter: callback #{n} ({fn}) was answered as #{answer.get('callback')}")
-    if not answer.get("ok"):
-        raise RuntimeError(answer.get("error", "host function failed"))
-    value = answer.get("value")
-    if edit is not None and answer.get("inPlace") and isinstance(value, dict):
-        edit_to_equal(edit, value)
-        return edit
-    return value
+    if "raise" in answer:
+        raise RuntimeError(answer["raise"])
+    if "suspend" in answer:
+        raise AdapterError("failed", f"adapter: the runner suspended {fn}, which this adapter cannot")
+    if "edit" in answer:
+        value = answer["edit"]
+        if edit is not None and isinstance(value, dict):
+            edit_to_equal(edit, value)
+            return edit
+        return value
+    return answer.get("return")
 
 
 def edit_to_equal(dst: Any, src: Any) -> None:
     """Edits dst (a dict or list) in place to equal src, keeping each dict, and each list of
-    the same length, found at the same key or index in both (SPEC.md §3, inPlace)."""
+    the same length, found at the same key or index in both (SPEC.md §3, edit)."""
     if isinstance(dst, dict):
         for k in [k for k in dst if k not in src]:
             del dst[k]

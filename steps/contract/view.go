@@ -1,6 +1,8 @@
 package contract
 
 import (
+	_ "embed"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
@@ -16,7 +18,8 @@ func (w *World) ct() *State      { return kernel.Get[State](w.A) }
 // Area is the shared contract's tools (README.md beside this file).
 func Area() kernel.Area {
 	return kernel.Area{
-		Name: "contract",
+		Name:     "contract",
+		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerContractToolSteps(t)
 			registerContractRunSteps(t)
@@ -30,3 +33,8 @@ func Area() kernel.Area {
 		Slots: map[string]kernel.SlotFunc{"tool": slotTool},
 	}
 }
+
+// protocol is the area's protocol fragment.
+//
+//go:embed protocol.json
+var protocol []byte

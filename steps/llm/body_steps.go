@@ -130,7 +130,7 @@ func (w *World) transformSaws() ([]map[string]any, error) {
 	var out []map[string]any
 	for _, r := range RanRequests(w.A) {
 		for _, c := range r.Slots {
-			if c.Slot == "bodyTransform" {
+			if c.Slot == "llm.bodyTransform" {
 				m, _ := common.DeepCopy(c.Decode()["body"]).(map[string]any) // numbers as float64, as they are compared
 				out = append(out, m)
 			}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	_ "embed"
 	"fmt"
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
@@ -19,7 +20,8 @@ func Of(a *kernel.Attempt) *State { return kernel.Get[State](a) }
 // Area is request shaping and the LLM wire (README.md beside this file).
 func Area() kernel.Area {
 	return kernel.Area{
-		Name: "llm",
+		Name:     "llm",
+		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerClientSteps(t)
 			registerBodySteps(t)
@@ -43,3 +45,8 @@ func EnsureClient(a *kernel.Attempt) error { return kernel.Get[World](a).ensureC
 
 // Bodies are the LLM request bodies of the attempt, decoded.
 func Bodies(a *kernel.Attempt) ([]map[string]any, error) { return kernel.Get[World](a).bodies() }
+
+// protocol is the area's protocol fragment.
+//
+//go:embed protocol.json
+var protocol []byte

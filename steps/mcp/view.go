@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	_ "embed"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
@@ -19,7 +21,8 @@ func Of(a *kernel.Attempt) *State { return kernel.Get[State](a) }
 // Area is the MCP load, list and teardown (README.md beside this file).
 func Area() kernel.Area {
 	return kernel.Area{
-		Name: "mcp",
+		Name:     "mcp",
+		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerMCPSteps(t)
 			registerMCPPhaseSteps(t)
@@ -37,3 +40,8 @@ func TimingHandlers() map[string]any {
 		"within-timeout": (*World).withinTimeout, "action": (*World).mcpAction, "stall": (*World).stallingServer,
 		"hung stdio": (*World).hungStdioServer, "reach": (*World).sawPhase}
 }
+
+// protocol is the area's protocol fragment.
+//
+//go:embed protocol.json
+var protocol []byte

@@ -1,6 +1,8 @@
 package store
 
 import (
+	_ "embed"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
@@ -14,5 +16,10 @@ func (w *World) store() *State   { return kernel.Get[State](w.A) }
 
 // Area is the conversation store (README.md beside this file).
 func Area() kernel.Area {
-	return kernel.Area{Name: "store", Register: registerStoreSteps}
+	return kernel.Area{Name: "store", Protocol: protocol, Register: registerStoreSteps}
 }
+
+// protocol is the area's protocol fragment.
+//
+//go:embed protocol.json
+var protocol []byte

@@ -53,7 +53,7 @@ func (w *World) recorderCarriedAll() error {
 	carried := 0
 	for _, r := range llm.RanRequests(w.A) {
 		for _, c := range r.Slots {
-			if c.Slot == "http" {
+			if c.Slot == "transport.http" {
 				carried++
 			}
 		}

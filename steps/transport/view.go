@@ -1,6 +1,8 @@
 package transport
 
 import (
+	_ "embed"
+
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
@@ -16,7 +18,8 @@ func (w *World) mcp() *mcp.State { return mcp.Of(w.A) }
 // Area is the injectable HTTP client and the client's own transport (README.md beside this file).
 func Area() kernel.Area {
 	return kernel.Area{
-		Name: "transport",
+		Name:     "transport",
+		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerHeaderSteps(t)
 			registerBlindSpotSteps(t)
@@ -24,3 +27,8 @@ func Area() kernel.Area {
 		Slots: map[string]kernel.SlotFunc{"http": slotHTTP},
 	}
 }
+
+// protocol is the area's protocol fragment.
+//
+//go:embed protocol.json
+var protocol []byte

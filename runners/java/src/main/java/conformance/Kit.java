@@ -69,7 +69,7 @@ final class Kit {
         // hello names the ops as registered when it is asked, so every area's are in it.
         op("hello", a -> Json.obj("port", "java", "library", "toolnexus", "version", Port.version(),
                 "runtime", "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
-                "ops", new ArrayList<>(ops.keySet())));
+                "ops", new ArrayList<>(ops.keySet()), "slots", slotNames()));
         op("shutdown", a -> Map.of());
     }
 
@@ -82,7 +82,7 @@ final class Kit {
         slots.addAll(List.of(names));
     }
 
-    /** The declared slots, sorted: for hello once the protocol carries them. */
+    /** The declared slots ("<area>.<name>"), as hello lists them. */
     List<String> slotNames() {
         return new ArrayList<>(slots);
     }

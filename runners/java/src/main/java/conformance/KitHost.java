@@ -23,7 +23,11 @@ final class KitHost {
         this.declared = declared;
     }
 
-    /** Calls back {@code fn} and returns the runner's answer line; an {@code ok: false} one throws its text. */
+    /**
+     * Calls back {@code fn} and returns the runner's answer as {value, inPlace}: it returns a value,
+     * edits the argument in place, or raises (its text thrown); this port has no suspension, so a
+     * suspend is the adapter's fault.
+     */
     Map<?, ?> slot(String fn, Map<String, Object> args) {
         // The list hello will send must be what the adapter calls back, so an undeclared slot is a fault.
         if (!declared.contains(fn)) throw AdapterException.failed("adapter: host function " + fn + " is not declared by an area");
@@ -41,8 +45,13 @@ final class KitHost {
             if (!(a.get("callback") instanceof Number k) || k.longValue() != n) {
                 throw AdapterException.failed("adapter: callback " + n + " (" + fn + ") got the answer " + line);
             }
-            if (!Boolean.TRUE.equals(a.get("ok"))) throw new RuntimeException(String.valueOf(a.get("error")));
-            return a;
+            if (a.containsKey("raise")) throw new RuntimeException(String.valueOf(a.get("raise")));
+            if (a.containsKey("suspend")) throw AdapterException.failed("adapter: the runner suspended " + fn + ", which this adapter cannot");
+            boolean inPlace = a.containsKey("edit");
+            Map<String, Object> out = new java.util.HashMap<>();
+            out.put("value", inPlace ? a.get("edit") : a.get("return"));
+            out.put("inPlace", inPlace);
+            return out;
         } catch (IOException e) {
             throw AdapterException.failed("adapter: callback " + fn + ": " + e);
         } finally {
@@ -50,7 +59,7 @@ final class KitHost {
         }
     }
 
-    /** The answer's value; with {@code inPlace: true} (and a value) the very object received, edited to equal it. */
+    /** The answer's value; for an edit (with a value) the very object received, edited to equal it. */
     static Object value(Map<?, ?> answer, Object received) {
         Object value = answer.get("value");
         return value != null && Boolean.TRUE.equals(answer.get("inPlace")) ? edit(received, value) : value;

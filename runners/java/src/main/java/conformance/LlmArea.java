@@ -10,7 +10,7 @@ final class LlmArea implements Kit.Area {
     @Override
     public void install(Kit kit) {
         this.kit = kit;
-        kit.slots("bodyTransform", "beforeLLM");
+        kit.slots("llm.bodyTransform", "llm.beforeLLM");
         kit.op("client.create", this::clientCreate);
         kit.op("client.run", this::clientRun);
         kit.op("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"))));
@@ -39,13 +39,13 @@ final class LlmArea implements Kit.Area {
 
     /** LlmClient.Options.bodyTransform: the answer's body, or the very body received, edited to equal it. */
     private Function<Map<String, Object>, Object> bodyTransform(String client) {
-        return body -> KitHost.value(kit.host.slot("bodyTransform", Json.obj("client", client, "body", body)), body);
+        return body -> KitHost.value(kit.host.slot("llm.bodyTransform", Json.obj("client", client, "body", body)), body);
     }
 
     /** LlmClient.Hooks.beforeLLM: null, or an LLMOverride with the fields the runner gave. */
     private Function<Object, Object> beforeLLM(String client) {
         return e -> {
-            Object v = kit.host.slot("beforeLLM", Json.obj("client", client, "turn", Port.get(e, "turn"),
+            Object v = kit.host.slot("llm.beforeLLM", Json.obj("client", client, "turn", Port.get(e, "turn"),
                     "messages", Port.get(e, "messages"), "tools", Port.get(e, "tools"))).get("value");
             if (!(v instanceof Map<?, ?> o)) return null;
             // Jackson's lists are mutable: the port appends to the transcript it is handed.

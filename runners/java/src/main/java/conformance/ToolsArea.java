@@ -10,7 +10,7 @@ final class ToolsArea implements Kit.Area {
     @Override
     public void install(Kit kit) {
         this.kit = kit;
-        kit.slots("tool");
+        kit.slots("contract.tool");
         kit.op("toolkit.create", this::toolkitCreate);
         kit.op("toolkit.close", a -> {
             Object tk = kit.toolkits.remove(a.get("toolkit"));
@@ -75,7 +75,7 @@ final class ToolsArea implements Kit.Area {
             case "inputSchema" -> spec.get("inputSchema");
             case "source" -> "custom";
             case "execute" -> Port.call("ToolResult", null, "ok",
-                    Objects.toString(kit.host.slot("tool", Json.obj("toolkit", toolkit, "name", name, "input", args[0])).get("value"), null));
+                    Objects.toString(kit.host.slot("contract.tool", Json.obj("toolkit", toolkit, "name", name, "input", args[0])).get("value"), null));
             default -> Port.DEFAULT;
         });
     }
@@ -89,7 +89,7 @@ final class ToolsArea implements Kit.Area {
         String name = (String) spec.get("name");
         boolean result = "result".equals(spec.get("returns"));
         Function<Map<String, Object>, Object> fn = args -> {
-            Object v = kit.host.slot("tool", Json.obj("toolkit", toolkit, "name", name, "input", args)).get("value");
+            Object v = kit.host.slot("contract.tool", Json.obj("toolkit", toolkit, "name", name, "input", args)).get("value");
             if (!result) return v;
             Map<?, ?> r = (Map<?, ?>) v;
             return Port.call("ToolResult", null, Boolean.TRUE.equals(r.get("isError")) ? "error" : "ok", r.get("output"), r.get("metadata"));

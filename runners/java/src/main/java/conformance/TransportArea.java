@@ -23,7 +23,7 @@ final class TransportArea implements Kit.Area {
     @Override
     public void install(Kit kit) {
         host = kit.host;
-        kit.slots("http");
+        kit.slots("transport.http");
         kit.clientPart((handle, a, opts, kept) -> {
             if (!"recording".equals(a.get("httpClient"))) return;
             if (a.containsKey("httpTimeoutMs")) {
@@ -37,7 +37,7 @@ final class TransportArea implements Kit.Area {
     private HttpClient recordingHttp(String client) {
         return new HttpClient() {
             private HttpRequest callBack(HttpRequest r) {
-                host.slot("http", Json.obj("client", client, "method", r.method(), "url", r.uri().toString()));
+                host.slot("transport.http", Json.obj("client", client, "method", r.method(), "url", r.uri().toString()));
                 return r;
             }
 
