@@ -17,6 +17,8 @@ usage:
   conformance history [--port P] results.json   from which release each ID passes
   conformance list   [--uncovered] [--format text|json]   scenarios: id, level, source, catalogue IDs
   conformance info   [--ports ...]      each port: present or not (and why), library and runtime
+  conformance smoke  [--ports ...]      each adapter against its own hello: every op and slot it
+                                        declares, the three slot answers, error relay, shutdown
   conformance ci-matrix [--tree DIR]    the CI job matrix (one entry per implementation) from runners/*/port.json
   conformance golden                    record fixtures/<area>/golden from the reference (only)
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
@@ -60,6 +62,8 @@ func main() {
 		code = cmdList(os.Args[2:])
 	case "info":
 		code = cmdInfo(os.Args[2:])
+	case "smoke":
+		code = cmdSmoke(os.Args[2:])
 	case "ci-matrix":
 		code = cmdCIMatrix(os.Args[2:])
 	case "version", "--version":

@@ -7,8 +7,9 @@
 It plays the runner's side of internal/adapter/fork_linux.go: it starts the server, makes each
 child's pipes, passes them over the socket and opens the gate. It checks what a fork must be
 (its own session, the cwd and environment it was given, its exit reported and reaped, a child
-never let through exits, a bad request refused, EOF on stdin ends the server), then runs the
-whole of smoke_test.py against forked adapters. Every wait has a deadline."""
+never let through exits, a bad request refused, EOF on stdin ends the server), and that a forked
+adapter calls a host function back through its own pipes. The adapter itself is checked by the
+runner's `conformance smoke --ports python`. Every wait has a deadline."""
 from __future__ import annotations
 
 import json
@@ -22,8 +23,6 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import smoke_test  # noqa: E402
 
 DEADLINE_S = 30.0
 failures: list[str] = []
@@ -78,7 +77,7 @@ class Server:
 
 
 class ForkedProc:
-    """The slice of subprocess.Popen smoke_test.Adapter uses, for a forked adapter."""
+    """A forked adapter: its pipes, and its exit as the server reports it."""
 
     def __init__(self, server: Server, env: dict[str, str], cwd: str, open_gate: bool = True) -> None:
         in_r, in_w = os.pipe()
@@ -116,21 +115,33 @@ def adapter_env() -> dict[str, str]:
     return dict(os.environ, CONFORMANCE_CALLBACK_FD="3", TNX_PARENT="1", TNX_SECRET="s3cr3t-9f2c")
 
 
-def forked_adapter_class(server: Server) -> type:
-    class ForkedAdapter(smoke_test.Adapter):
-        def __init__(self, cmd: list[str]) -> None:  # noqa: D401  same fields as the parent's
-            self.p = ForkedProc(server, adapter_env(), os.getcwd())
-            self.answers = self.p.answers
-            self.answer = lambda fn, args: {"ok": True, "value": None}
-            self.callbacks = []
-            self.last_callback = 0
-            import queue
-            import threading
-            self.out = queue.Queue()
-            self.next_id = 0
-            self.validated = 0
-            threading.Thread(target=self._read, daemon=True).start()
-    return ForkedAdapter
+def adapter_cmd() -> list[str]:
+    """ADAPTER_CMD, else what ./prepare prints last (the venv's python and adapter.py)."""
+    env_cmd = os.environ.get("ADAPTER_CMD")
+    if env_cmd:
+        return json.loads(env_cmd)
+    p = subprocess.run([os.path.join(HERE, "prepare")], capture_output=True, text=True, timeout=1200)
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr)
+        raise SystemExit(f"prepare exited {p.returncode}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def host_tool_round_trip(p: ForkedProc) -> object:
+    """A host tool executed on a forked adapter: its callback comes out on the child's stdout and
+    the runner's answer goes in on its callback pipe; returns what tool.execute reported."""
+    echo = {"name": "echo", "description": "echo", "inputSchema": {"type": "object"}}
+    for line in ({"id": 1, "op": "toolkit.create", "args": {"handle": "t", "extraTools": [echo]}},
+                 {"id": 2, "op": "tool.execute", "args": {"toolkit": "t", "name": "echo", "args": {}}}):
+        p.stdin.write((json.dumps(line) + "\n").encode())
+        p.stdin.flush()
+        while True:
+            msg = json.loads(read_line(p.stdout.fileno(), DEADLINE_S))
+            if "callback" in msg:
+                p.answers.write((json.dumps({"callback": msg["callback"], "return": "pong"}) + "\n").encode())
+                continue
+            break
+    return msg
 
 
 # The adapter is an entry, a kit and area files: the warm parent must hold them all, and no thread.
@@ -144,14 +155,14 @@ print("ok" if not missing and threading.active_count() == 1 else f"missing {miss
 
 
 def main() -> int:
-    python = smoke_test.adapter_cmd()[0]
+    python = adapter_cmd()[0]
     pre = subprocess.run([python, "-c", PRELOAD_CHECK], cwd=HERE, capture_output=True, text=True, timeout=120)
     check("the server preloads the kit and every area, and starts no thread",
           pre.returncode == 0 and pre.stdout.strip() == "ok", pre.stdout + pre.stderr[-2000:])
     server = Server(python)
     try:
         cwd = tempfile.mkdtemp(prefix="tnx-fork-cwd-")
-        env = adapter_env()  # its callbacks in smoke_test.py need CONFORMANCE_CALLBACK_FD from it
+        env = adapter_env()
         p = ForkedProc(server, env, cwd)
         check("the child leads its own session", os.getsid(p.pid) == p.pid, (os.getsid(p.pid), p.pid))
         p.stdin.write(b'{"id":1,"op":"hello"}\n')
@@ -180,8 +191,11 @@ def main() -> int:
         conn.close()
         check("a request with too few fds is refused", "error" in answer, answer)
 
-        smoke_test.Adapter = forked_adapter_class(server)
-        check("smoke_test.py passes on forked adapters", smoke_test.main() == 0)
+        h = ForkedProc(server, adapter_env(), cwd)
+        res = host_tool_round_trip(h)
+        check("a forked adapter calls a host function back", res.get("ok") and res["result"].get("output") == "pong", res)
+        h.stdin.close()
+        h.wait(10)
     finally:
         code = server.stop()
     check("EOF on stdin ends the server", code == 0, code)

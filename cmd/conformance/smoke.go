@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
+	"github.com/muthuishere/toolnexus-conformance/schema"
+	"github.com/muthuishere/toolnexus-conformance/steps"
+)
+
+// cmdSmoke is the runner-owned check of every adapter (SPEC.md §3 "conformance smoke"): its
+// hello against the protocol, each op and slot it declares, the three answers a slot gets,
+// error relay and a clean shutdown. It judges the adapter, never the library: a library
+// error relayed as the protocol says is fine here.
+func cmdSmoke(args []string) int {
+	fs := flag.NewFlagSet("smoke", flag.ContinueOnError)
+	var c common
+	c.registerPorts(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	chosen, _, err := c.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	proto, err := steps.Library().Protocol()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	p, err := c.buildImpls(context.Background(), chosen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
+	code := 0
+	for _, name := range chosen {
+		if r := p.preset[name]; r != nil {
+			fmt.Printf("%-9s not present: %s\n", name, r.Reason)
+			if r.Broken {
+				code = 1
+			}
+			continue
+		}
+		if !smokeOne(c, proto, name, p.env[name]) {
+			code = 1
+		}
+	}
+	return code
+}
+
+// smokeOne prepares and starts one implementation's adapter and runs the smoke script on it;
+// false when a check failed or the adapter would not start.
+func smokeOne(c common, proto *schema.Protocol, name string, env []string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	im, err := c.set.Resolve(name)
+	if err != nil {
+		fmt.Printf("%-9s %v\n", name, err)
+		return false
+	}
+	if len(env) > 0 {
+		im.Absent = "" // a checkout build supplies the library
+	}
+	ready, err := ports.PrepareImplementation(ctx, c.root, c.cache, im, c.prepareTimeout, env...)
+	var np *ports.NotPresent
+	switch {
+	case errors.As(err, &np):
+		fmt.Printf("%-9s not present: %s\n", name, np.Reason)
+		return !im.Required
+	case err != nil:
+		fmt.Printf("%-9s BROKEN: %s\n", name, safetext.Line(err.Error()))
+		return false
+	}
+	p, err := adapter.Start(adapter.Config{Port: name, Argv: ready.Argv, Env: append(append([]string(nil), im.Env...), env...),
+		CallTimeout: 30 * time.Second, Schema: proto})
+	if err != nil {
+		fmt.Printf("%-9s BROKEN: %s\n", name, safetext.Line(err.Error()))
+		return false
+	}
+	defer p.Close()
+	s := &smoke{ctx: ctx, proc: p, proto: proto}
+	s.run()
+	fmt.Printf("%s\n", s.title(name))
+	failed := 0
+	for _, l := range s.lines {
+		if !l.ok {
+			failed++
+		}
+		mark := "ok  "
+		if !l.ok {
+			mark = "FAIL"
+		}
+		fmt.Printf("  %s %s\n", mark, safetext.Line(l.text))
+	}
+	if failed > 0 {
+		if tail := strings.TrimSpace(p.StderrTail()); tail != "" {
+			fmt.Printf("  adapter stderr (tail):\n%s\n", indentLines(safetext.Text(lastLines(tail, 15))))
+		}
+	}
+	fmt.Printf("%-9s %d ok, %d failed\n", name, len(s.lines)-failed, failed)
+	return failed == 0
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
