@@ -1,8 +1,8 @@
 Feature: Cross-port parity with the Go reference
   For the same scenario every port should put the same bodies on the wire. The Go reference's
-  bodies are the golden copy (fixtures/golden, recorded with `conformance golden`); bodies are
+  bodies are the golden copy (fixtures/parity/golden, recorded with `conformance golden`); bodies are
   compared after normalisation (key order, number spelling, fake URLs). X.2 does the same for the
-  list-only inventory (fixtures/golden/inventory-*.json).
+  list-only inventory (fixtures/parity/golden/inventory-*.json).
 
   @id:x1-shaped-loop-parity @recommended @src:rec-x1-parity
   @X.1
