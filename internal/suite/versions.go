@@ -42,8 +42,14 @@ func SuiteVersions(root string) (result.Versions, error) {
 			return result.Versions{}, fmt.Errorf("suite version: %w", err)
 		}
 	}
-	// A port's facts decide verdicts as the fixtures do (runners/<port>/facts.json).
+	// A port's facts decide verdicts as the fixtures do (runners/<port>/facts.json), and the
+	// areas' protocol fragments are the protocol as the envelope in schema/ is.
 	facts, err := filepath.Glob(filepath.Join(root, "runners", "*", "facts.json"))
+	if err == nil {
+		var frags []string
+		frags, err = filepath.Glob(filepath.Join(root, "steps", "*", "protocol.json"))
+		facts = append(facts, frags...)
+	}
 	if err != nil {
 		return result.Versions{}, fmt.Errorf("suite version: %w", err)
 	}
