@@ -7,6 +7,11 @@ import (
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
+// The mcp area: load and list-only, and the MCP config and limits a toolkit build shares.
+
+// none is a load that returned neither a result nor an error: null, never an empty success.
+var none = map[string]any{"tools": nil, "status": nil}
+
 // mcpConfig is what the port's McpConfig receives: the path for {file}, the object for
 // {inline}, an untyped nil when absent (so the port sees no config, not a typed nil).
 func (x args) mcpConfig() any {
@@ -33,35 +38,6 @@ func (x args) context() (context.Context, context.CancelFunc) {
 	}
 	dctx, dcancel := context.WithTimeout(ctx, time.Duration(*x.DeadlineMs)*time.Millisecond)
 	return dctx, func() { stop(); dcancel(); cancel() }
-}
-
-// opToolkitCreate builds a toolkit with skills off and builtins as asked (off by default),
-// through the context-aware CreateToolkit; host tools call back (host.go).
-func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
-	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins}
-	for _, et := range x.ExtraTools {
-		t, err := a.extraTool(x.Handle, et)
-		if err != nil {
-			return nil, err
-		}
-		opts.ExtraTools = append(opts.ExtraTools, t)
-	}
-	ctx, cancel := x.context()
-	defer cancel()
-	tk, err := toolnexus.CreateToolkit(ctx, opts)
-	if err != nil || tk == nil { // no handle is kept
-		return none, err
-	}
-	a.toolkits[x.Handle] = tk
-	return loaded(tk.Tools(), tk.McpStatus()), nil
-}
-
-func opToolkitClose(a *adapter, x args, _ string) (any, error) {
-	if tk, ok := a.toolkits[x.Toolkit]; ok {
-		tk.Close()
-		delete(a.toolkits, x.Toolkit)
-	}
-	return nil, nil
 }
 
 // opMcpLoad loads through LoadMcpWithContext (LoadMcp for context: false) and closes the
@@ -122,34 +98,4 @@ func loaded(tools []toolnexus.Tool, status map[string]toolnexus.McpStatus) map[s
 		states[k] = string(v)
 	}
 	return map[string]any{"tools": names, "status": states}
-}
-
-// none is a load that returned neither a result nor an error: null, never an empty success.
-var none = map[string]any{"tools": nil, "status": nil}
-
-// opStore serves the store ops through the client's accessor: an absent conversation is null;
-// identity is pointer identity with the store the adapter passed (false with the default).
-func opStore(a *adapter, x args, op string) (any, error) {
-	e, err := a.lookupClient(x.Client)
-	if err != nil {
-		return nil, err
-	}
-	s := e.client.ConversationStore()
-	if op == "store.identity" {
-		return map[string]any{"same": e.hostStore != nil && s != nil && any(s) == any(e.hostStore)}, nil
-	}
-	if s == nil {
-		return nil, adapterErr("failed", "adapter: ConversationStore() returned nil")
-	}
-	if op == "store.save" {
-		if x.Messages == nil {
-			x.Messages = []any{}
-		}
-		return nil, s.Save(x.ID, x.Messages)
-	}
-	msgs, err := s.Get(x.ID)
-	if err != nil || msgs == nil {
-		return map[string]any{"messages": nil}, err
-	}
-	return map[string]any{"messages": msgs}, nil
 }

@@ -1,5 +1,8 @@
 package main
 
+// The contract area: toolkits, describe, execute, the schema adapters, sanitize, and the host
+// and native tools whose execute calls back contract.tool.
+
 import (
 	"bytes"
 	"context"
@@ -88,4 +91,71 @@ func opAdapters(a *adapter, x args, _ string) (any, error) {
 
 func opSanitize(_ *adapter, x args, _ string) (any, error) {
 	return map[string]any{"value": toolnexus.Sanitize(x.Value)}, nil
+}
+
+// opToolkitCreate builds a toolkit with skills off and builtins as asked (off by default),
+// through the context-aware CreateToolkit; host tools call back (host.go).
+func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
+	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins}
+	for _, et := range x.ExtraTools {
+		t, err := a.extraTool(x.Handle, et)
+		if err != nil {
+			return nil, err
+		}
+		opts.ExtraTools = append(opts.ExtraTools, t)
+	}
+	ctx, cancel := x.context()
+	defer cancel()
+	tk, err := toolnexus.CreateToolkit(ctx, opts)
+	if err != nil || tk == nil { // no handle is kept
+		return none, err
+	}
+	a.toolkits[x.Handle] = tk
+	return loaded(tk.Tools(), tk.McpStatus()), nil
+}
+
+func opToolkitClose(a *adapter, x args, _ string) (any, error) {
+	if tk, ok := a.toolkits[x.Toolkit]; ok {
+		tk.Close()
+		delete(a.toolkits, x.Toolkit)
+	}
+	return nil, nil
+}
+
+// tool is a host tool whose execute calls back.
+func (h *host) tool(toolkit, name, description string, schema map[string]any) toolnexus.Tool {
+	return toolnexus.Tool{Name: name, Description: description, InputSchema: schema, Source: toolnexus.SourceCustom,
+		Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
+			var out string
+			_, err := h.call(slotTool, map[string]any{"toolkit": toolkit, "name": name, "input": input}, &out)
+			return toolnexus.ToolResult{Output: out}, err
+		}}
+}
+
+// native builds a native tool whose function calls back: the answer is what it returns, an
+// answer with ok false is the error it returns. NativeTool returns strings only, so a whole
+// ToolResult is a Tool literal with the native source, and an object cannot be expressed.
+func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
+	call := func(input map[string]any, v any) error {
+		_, err := h.call(slotTool, map[string]any{"toolkit": toolkit, "name": et.Name, "input": input}, v)
+		return err
+	}
+	switch et.Returns {
+	case "", "string":
+		return toolnexus.NativeTool(et.Name, et.Description, et.InputSchema,
+			func(_ context.Context, input map[string]any) (string, error) {
+				var out string
+				err := call(input, &out)
+				return out, err
+			}), nil
+	case "result":
+		return toolnexus.Tool{Name: et.Name, Description: et.Description, InputSchema: et.InputSchema,
+			Source: toolnexus.SourceNative,
+			Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
+				var out toolnexus.ToolResult
+				err := call(input, &out)
+				return out, err
+			}}, nil
+	}
+	return toolnexus.Tool{}, adapterErr("unsupported", "adapter: the Go port's NativeTool returns a string; a function returning "+et.Returns+" cannot be declared")
 }

@@ -3,81 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"net/http"
-	"runtime"
-	"slices"
 	"time"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
-// portVersion is stamped by prepare (-ldflags -X main.portVersion=...) with a label for the
-// port it built against, e.g. a git tag.
-var portVersion = "unknown"
-
-// args holds every op's arguments (field names match case-insensitively); the runner has
-// checked them against the schema, so an op reads only what it uses.
-type args struct {
-	Handle, Client, Toolkit, Prompt, ID, Style, Model, Store string
-	BaseURL                                                  string `json:"baseUrl"`
-	APIKey                                                   string `json:"apiKey"`
-	HTTPClient                                               string `json:"httpClient"`
-	HTTPTimeoutMs                                            int    `json:"httpTimeoutMs"`
-	SystemPrompt                                             string
-	MaxTurns                                                 int
-	RequestParams                                            map[string]any
-	BodyTransform, BeforeLLM, Stream                         bool
-	History                                                  *[]any // [] and absent differ
-	Messages                                                 []any
-	McpConfig                                                *struct {
-		File   *string
-		Inline map[string]any
-	}
-	ExtraTools []extraTool
-	Builtins   bool // toolkit.create: the built-in tools (absent: off)
-	// tool.execute: the tool's name and its args, kept raw so absent, null and numbers survive.
-	Name                      string
-	Args                      json.RawMessage
-	Value                     string // sanitize
-	CancelAfterMs, DeadlineMs *int64
-	Context                   *bool
-}
-
-// adapter holds the handles that live between requests; requests are served one at a time.
-type adapter struct {
-	host     *host
-	clients  map[string]*clientEntry
-	toolkits map[string]*toolnexus.Toolkit
-}
-
-type clientEntry struct {
-	client    *toolnexus.Client
-	hostStore *toolnexus.InMemoryConversationStore // the store passed as store: host
-}
-
-func newAdapter(h *host) *adapter {
-	return &adapter{host: h, clients: map[string]*clientEntry{}, toolkits: map[string]*toolnexus.Toolkit{}}
-}
-
-// closeAll closes every toolkit so stdio children do not outlive the adapter; bounded,
-// because the runner kills the process group anyway.
-func (a *adapter) closeAll(limit time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		maps.Values(a.toolkits)(func(tk *toolnexus.Toolkit) bool { tk.Close(); return true })
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-	}
-}
-
-func opHello(a *adapter, x args, _ string) (any, error) {
-	return map[string]any{"port": "go", "library": "toolnexus", "version": portVersion, "runtime": runtime.Version(),
-		"ops": slices.Sorted(maps.Keys(ops)), "slots": slots}, nil
-}
+// The llm area: the client, its runs, and the body transform and BeforeLLM stubs.
 
 // opClientCreate installs host functions only when asked, so an unset option stays unset.
 func opClientCreate(a *adapter, x args, _ string) (any, error) {
@@ -175,9 +107,68 @@ func drainStream(ch <-chan toolnexus.StreamEvent) (*toolnexus.RunResult, error) 
 	return nil, adapterErr("failed", "adapter: stream closed without a done or error event")
 }
 
-func (a *adapter) lookupClient(handle string) (*clientEntry, error) {
-	if e, ok := a.clients[handle]; ok {
-		return e, nil
+// bodyTransform calls back with the body; in place, it edits the very map it got.
+func (h *host) bodyTransform(client string) func(map[string]any) map[string]any {
+	return func(body map[string]any) map[string]any {
+		var m map[string]any
+		inPlace, err := h.call(slotBodyTransform, map[string]any{"client": client, "body": body}, &m)
+		if err != nil {
+			panic(err) // the port's transform signature has no error
+		}
+		if inPlace && m != nil {
+			return patch(body, m).(map[string]any)
+		}
+		return m
 	}
-	return nil, adapterErr("failed", "adapter: unknown client handle "+handle)
+}
+
+// patch edits old to equal v, keeping old's maps and slices where both have one: a host's
+// in-place rewrite (ADR A4.4). A scalar that encodes the same keeps old's Go type.
+func patch(old, v any) any {
+	switch nv := v.(type) {
+	case map[string]any:
+		if om, ok := old.(map[string]any); ok {
+			for k := range om {
+				if _, keep := nv[k]; !keep {
+					delete(om, k)
+				}
+			}
+			for k, x := range nv {
+				om[k] = patch(om[k], x)
+			}
+			return om
+		}
+	case []any:
+		if ol, ok := old.([]any); ok && len(ol) == len(nv) {
+			for i := range ol {
+				ol[i] = patch(ol[i], nv[i])
+			}
+			return ol
+		}
+	}
+	if a, err := json.Marshal(old); err == nil {
+		if b, _ := json.Marshal(v); string(a) == string(b) {
+			return old
+		}
+	}
+	return v
+}
+
+// beforeLLM calls back with the turn; the answer is the override, null for none.
+func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
+	return func(_ context.Context, ev toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
+		var ov *struct {
+			Messages []any
+			Tools    *[]any
+		}
+		args := map[string]any{"client": client, "turn": ev.Turn, "messages": ev.Messages, "tools": ev.Tools}
+		if _, err := h.call(slotBeforeLLM, args, &ov); err != nil || ov == nil {
+			return nil, err
+		}
+		out := &toolnexus.LLMOverride{Messages: ov.Messages}
+		if ov.Tools != nil {
+			out.Tools = append([]any{}, *ov.Tools...) // present, even empty: replace the tools
+		}
+		return out, nil
+	}
 }
