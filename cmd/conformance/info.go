@@ -18,26 +18,9 @@ import (
 )
 
 func cmdInfo(args []string) int {
-	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	var c common
-	c.registerPorts(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	c, chosen, proto, p, code := portsCommand("info", args)
+	if p == nil {
 		return code
-	}
-	chosen, _, err := c.resolve()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
-	}
-	proto, err := steps.Library().Protocol()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
-	}
-	p, err := c.buildImpls(context.Background(), chosen)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
 	}
 	lines := make([]string, len(chosen))
 	var wg sync.WaitGroup
@@ -56,7 +39,7 @@ func cmdInfo(args []string) int {
 		}()
 	}
 	wg.Wait()
-	code := 0
+	code = 0
 	for i, l := range lines {
 		fmt.Println(l)
 		// A required implementation (the reference) must be there.
@@ -70,6 +53,34 @@ func cmdInfo(args []string) int {
 		}
 	}
 	return code
+}
+
+// portsCommand is the start info and smoke share: their flags, the implementations chosen, the
+// composed protocol and the builds --toolnexus and releases need. A nil plan means stop with
+// code (bad input, or -h).
+func portsCommand(name string, args []string) (common, []string, *schema.Protocol, *plan, int) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c common
+	c.registerPorts(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return c, nil, nil, nil, code
+	}
+	chosen, _, err := c.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return c, nil, nil, nil, 2
+	}
+	proto, err := steps.Library().Protocol()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return c, nil, nil, nil, 2
+	}
+	p, err := c.buildImpls(context.Background(), chosen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return c, nil, nil, nil, 2
+	}
+	return c, chosen, proto, p, 0
 }
 
 func describe(c common, proto *schema.Protocol, name string, env ...string) string {

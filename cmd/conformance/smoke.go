@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/schema"
-	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdSmoke is the runner-owned check of every adapter (SPEC.md §3 "conformance smoke"): its
@@ -21,28 +18,10 @@ import (
 // error relay and a clean shutdown. It judges the adapter, never the library: a library
 // error relayed as the protocol says is fine here.
 func cmdSmoke(args []string) int {
-	fs := flag.NewFlagSet("smoke", flag.ContinueOnError)
-	var c common
-	c.registerPorts(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	c, chosen, proto, p, code := portsCommand("smoke", args)
+	if p == nil {
 		return code
 	}
-	chosen, _, err := c.resolve()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
-	}
-	proto, err := steps.Library().Protocol()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
-	}
-	p, err := c.buildImpls(context.Background(), chosen)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 2
-	}
-	code := 0
 	for _, name := range chosen {
 		if r := p.preset[name]; r != nil {
 			fmt.Printf("%-9s not present: %s\n", name, r.Reason)
