@@ -16,6 +16,7 @@ func cmdDiff(args []string) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	var c common
 	c.registerRoot(fs)
+	c.registerPrepareTimeout(fs) // diff prepares the port it runs
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -60,8 +60,13 @@ func (c *common) registerPorts(fs *flag.FlagSet) {
 	c.prepares = true
 	fs.StringVar(&c.portList, "ports", "", "comma-separated implementations (default: those the manifests, runners/*/port.json, put on the default run"+
 		"; absent ones are reported as not present, a required one never may be); naming one makes it required")
-	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
+	c.registerPrepareTimeout(fs)
 	c.releaseFlags.register(fs)
+}
+
+// registerPrepareTimeout is for every command that prepares an implementation's adapter.
+func (c *common) registerPrepareTimeout(fs *flag.FlagSet) {
+	fs.DurationVar(&c.prepareTimeout, "prepare-timeout", 10*time.Minute, "deadline for building or installing one implementation's adapter")
 }
 
 // options are the suite settings every command starts from; the stdio fake is this binary.

@@ -49,6 +49,10 @@ func harnessVersion() string {
 }
 
 func cmdVersion(args []string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Println("usage: conformance version   (the harness version: module version, or the commit built)")
+		return 0
+	}
 	if len(args) > 0 {
 		return usageErr(fmt.Errorf("version takes no arguments, got %q", args[0]))
 	}

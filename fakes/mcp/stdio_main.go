@@ -2,6 +2,7 @@ package mcpfake
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -27,6 +28,9 @@ func StdioMain(args []string) int {
 	fs.Var((*msDuration)(&o.ListDelay), "list-delay", "answer every tools/list this late (a duration, or a number of ms)")
 	fs.Var((*msDuration)(&o.InitDelay), "init-delay", "answer the handshake (initialize) this late (a duration, or a number of ms)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // -h asked for the usage, which Parse printed
+		}
 		return 2
 	}
 	if !ValidPhase(o.Stall) {

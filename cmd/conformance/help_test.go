@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// Every subcommand's -h and --help print its usage and exit 0: asking is not bad input.
+func TestEverySubcommandHelpExitsZero(t *testing.T) {
+	cmds := map[string]func([]string) int{
+		"run": func(a []string) int { return cmdRun(a, false) }, "merge": cmdMerge, "history": cmdHistory,
+		"list": cmdList, "info": cmdInfo, "smoke": cmdSmoke, "ci-matrix": cmdCIMatrix, "diff": cmdDiff,
+		"bench": cmdBench, "mutants": cmdMutants, "version": cmdVersion, "fake-mcp-stdio": cmdFakeStdio,
+	}
+	for name, cmd := range cmds {
+		for _, flag := range []string{"-h", "--help"} {
+			var code int
+			out := captured(t, &os.Stderr, func() {
+				captured(t, &os.Stdout, func() { code = cmd([]string{flag}) })
+			})
+			if code != 0 {
+				t.Errorf("%s %s: exit %d\n%s", name, flag, code, out)
+			}
+		}
+	}
+	if !strings.Contains(usage, "conformance smoke") {
+		t.Error("the usage does not name smoke")
+	}
+}
+
+// diff runs a port's parity scenarios and compares its bodies with one golden copy: the
+// reference equals its own copy; a name no scenario compares against is bad input.
+func TestDiffComparesWithAGoldenCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Go adapter")
+	}
+	var code int
+	out := captured(t, &os.Stdout, func() {
+		captured(t, &os.Stderr, func() { code = cmdDiff([]string{"plain-openai-run", "reference"}) })
+	})
+	if code != 0 || !strings.Contains(out, `equal the reference's golden copy "plain-openai-run"`) {
+		t.Errorf("diff plain-openai-run reference: exit %d\n%s", code, out)
+	}
+	errOut := captured(t, &os.Stderr, func() {
+		captured(t, &os.Stdout, func() { code = cmdDiff([]string{"no-such-copy", "reference"}) })
+	})
+	if code != 2 || !strings.Contains(errOut, `"no-such-copy"`) {
+		t.Errorf("diff of an unknown copy: exit %d\n%s", code, errOut)
+	}
+}
