@@ -2,8 +2,11 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Every subcommand's -h and --help print its usage and exit 0: asking is not bad input.
@@ -47,5 +50,34 @@ func TestDiffComparesWithAGoldenCopy(t *testing.T) {
 	})
 	if code != 2 || !strings.Contains(errOut, `"no-such-copy"`) {
 		t.Errorf("diff of an unknown copy: exit %d\n%s", code, errOut)
+	}
+}
+
+// run --format json prints the results document results.json holds, valid against
+// schema/results.schema.json, and nothing else on stdout.
+func TestRunFormatJSONIsTheResultsDocument(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Go adapter")
+	}
+	var code int
+	out := captured(t, &os.Stdout, func() {
+		captured(t, &os.Stderr, func() {
+			code = cmdRun([]string{"--ports", "reference", "--tags", "@G1.1", "--format", "json", "--quiet"}, false)
+		})
+	})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	c := jsonschema.NewCompiler()
+	s, err := c.Compile(filepath.Join(harnessRoot(t), "schema", "results.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Errorf("stdout breaks schema/results.schema.json: %v", err)
 	}
 }

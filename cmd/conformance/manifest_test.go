@@ -121,15 +121,17 @@ done
 			code = cmdRun(append(common, "--quiet", "--format", "json", "--tags", "@G5.1"), false)
 		})
 	})
-	var results []struct {
-		Port    string `json:"port"`
-		Present bool   `json:"present"`
+	var doc struct {
+		Ports []struct {
+			Port    string `json:"port"`
+			Present bool   `json:"present"`
+		} `json:"ports"`
 	}
-	if err := json.Unmarshal([]byte(out), &results); err != nil {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("run (exit %d): %v\n%s\n%s", code, err, out, progress)
 	}
 	var names []string
-	for _, p := range results {
+	for _, p := range doc.Ports {
 		names = append(names, p.Port)
 		if p.Port == "scratch" && !p.Present {
 			t.Error("the scratch port did not run")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -250,9 +249,12 @@ func cmdRun(args []string, golden bool) int {
 	}
 	switch *format {
 	case "json":
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
+		// The results document, as results.json holds it (schema/results.schema.json).
+		cat, v, err := documentHead(c.root, time.Since(start))
+		if err == nil {
+			err = report.JSON(os.Stdout, cat, results, v)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "conformance:", err)
 			reportsOK = false
 		}
@@ -394,21 +396,30 @@ func usageErr(err error) int {
 // writeReports writes the run's reports into dir and, under GitHub Actions, appends report.md
 // to the step summary; it says on stderr what it could not write and reports whether all went.
 func writeReports(root, dir string, results []*result.PortResult, verbose bool, took time.Duration) bool {
+	cat, v, err := documentHead(root, took)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
+		return false
+	}
+	return publish(dir, cat, results, v, verbose)
+}
+
+// documentHead is what every results document starts with: the catalogue, and the versions of
+// the suite, the catalogue and the harness, with the command and its duration.
+func documentHead(root string, took time.Duration) ([][2]string, result.Versions, error) {
 	cat, err := suite.Catalogue(root)
 	if err == nil && len(cat) == 0 {
 		err = errors.New("fixtures/catalogue.txt lists no ID")
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
-		return false
+		return nil, result.Versions{}, err
 	}
 	v, err := suite.SuiteVersions(root)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance: reports:", err)
-		return false
+		return nil, result.Versions{}, err
 	}
 	v.Harness, v.Command, v.Duration = harnessVersion(), commandLine(), took
-	return publish(dir, cat, results, v, verbose)
+	return cat, v, nil
 }
 
 func isTerminal(f *os.File) bool {
