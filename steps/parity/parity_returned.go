@@ -2,6 +2,7 @@ package parity
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,7 +12,9 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
-// parityOf is parityValues of the given responses, with the attempt's temp dir scrubbed.
+// parityOf is parityValues of the given responses, with the attempt's temp dir and the
+// runner's working directory (a stdio child's cwd, which it reports) scrubbed: a golden copy
+// holds no machine's path.
 func parityOf(tags []string, responses []kernel.Response, dir string) any {
 	if !slices.Contains(tags, "contract") || slices.Contains(tags, "X.4") {
 		return nil
@@ -20,27 +23,32 @@ func parityOf(tags []string, responses []kernel.Response, dir string) any {
 	if len(v) == 0 {
 		return nil
 	}
-	return scrubRun(common.NumbersAsText(v), dir)
+	cwd, _ := os.Getwd()
+	return scrubRun(common.NumbersAsText(v), dir, cwd)
 }
 
 var loopbackPort = regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):\d+`)
 
 // scrubRun rewrites every string in v (a decoded JSON value, in place) so that two runs of
-// one port give equal values.
-func scrubRun(v any, dir string) any {
+// one port, in any clone, give equal values: the attempt's dir becomes <tmp>, the runner's
+// working directory <cwd>, a loopback port <port>.
+func scrubRun(v any, dir, cwd string) any {
 	switch x := v.(type) {
 	case string:
 		if dir != "" {
 			x = strings.ReplaceAll(x, dir, "<tmp>")
 		}
+		if cwd != "" && cwd != "/" {
+			x = strings.ReplaceAll(x, cwd, "<cwd>")
+		}
 		return loopbackPort.ReplaceAllString(x, "$1:<port>")
 	case []any:
 		for i := range x {
-			x[i] = scrubRun(x[i], dir)
+			x[i] = scrubRun(x[i], dir, cwd)
 		}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = scrubRun(e, dir)
+			x[k] = scrubRun(e, dir, cwd)
 		}
 	}
 	return v

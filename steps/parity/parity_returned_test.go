@@ -14,12 +14,14 @@ func TestScrubRunMakesRunsComparable(t *testing.T) {
 	v := []any{map[string]any{
 		"output": `Get "http://127.0.0.1:40123/x": dial tcp [::1]:9: refused; localhost:8080`,
 		"path":   "/tmp/conf-77/a/b.txt",
+		"cwd":    `{"cwd":"/home/me/clone"}`,
 		"n":      "2.5",
 	}}
-	got := scrubRun(v, "/tmp/conf-77")
+	got := scrubRun(v, "/tmp/conf-77", "/home/me/clone")
 	want := []any{map[string]any{
 		"output": `Get "http://127.0.0.1:<port>/x": dial tcp [::1]:<port>: refused; localhost:<port>`,
 		"path":   "<tmp>/a/b.txt",
+		"cwd":    `{"cwd":"<cwd>"}`,
 		"n":      "2.5",
 	}}
 	if d := cmp.Diff(want, got); d != "" {
