@@ -27,7 +27,9 @@ var NestedDirs = []string{"runners/go", "reference"}
 const NestedName = "nested.tar.gz"
 
 // Nested writes a reproducible tar (sorted names, no times or owners) of NestedDirs under root,
-// leaving out tests, testdata and hidden files: what running needs, not what testing needs.
+// leaving out tests, testdata, hidden files and build outputs (a compiled program left by a
+// `go build` in the folder): what running needs, not what testing needs, and the same bytes
+// from every clean clone.
 func Nested(root string, w io.Writer) error {
 	var names []string
 	for _, dir := range NestedDirs {
@@ -59,6 +61,9 @@ func Nested(root string, w io.Writer) error {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(n)))
 		if err != nil {
 			return err
+		}
+		if bytes.HasPrefix(b, []byte("\x7fELF")) || bytes.HasPrefix(b, []byte("MZ")) {
+			continue // a build output, not a source
 		}
 		mode := int64(0o644)
 		if path.Base(n) == "prepare" {
