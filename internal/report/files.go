@@ -24,14 +24,8 @@ func WriteFiles(dir string, cat [][2]string, results []*result.PortResult, verbo
 		{"report.md", func(w io.Writer) error { return Markdown(w, cat, results, verbose, v...) }},
 		{"results.json", func(w io.Writer) error { return JSON(w, cat, results, v...) }},
 	}
-	var ran *result.PortResult // stands in with its scenarios for the ports that did not run
 	for _, r := range results {
-		if r.Present && ran == nil {
-			ran = r
-		}
-	}
-	for _, r := range results {
-		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r, ran) }})
+		files = append(files, file{"junit-" + r.Port + ".xml", func(w io.Writer) error { return JUnit(w, r) }})
 	}
 	files = append(files, file{"report.html", func(w io.Writer) error { return HTML(w, cat, results, v...) }})
 

@@ -61,11 +61,12 @@ type junitProblem struct {
 // like, when given, is a result that ran: a port that did not run gets one testcase for each
 // of its scenarios, named the same, so a CI's test history keeps its names whether or not the
 // port was there.
-func JUnit(w io.Writer, result *result.PortResult, like ...*result.PortResult) error {
+func JUnit(w io.Writer, result *result.PortResult) error {
 	// classname is the feature file's base name; a failure carries the assertion, unsupported is
 	// skipped, the adapter's stderr tail is system-err. A known failure is skipped and an
 	// unexpected pass fails, so the XML agrees with the run's exit code. A port that is not
-	// present has one skipped testcase per catalogue ID, with the reason.
+	// present has one testcase saying why (skipped; an error when it was required, broken or
+	// cut short).
 	s := junitSuite{Name: result.Port}
 	for _, k := range []string{"library", "version", "runtime"} {
 		if v := identity(result, k); v != "" {
@@ -76,30 +77,19 @@ func JUnit(w io.Writer, result *result.PortResult, like ...*result.PortResult) e
 		s.Properties = append(s.Properties, junitProperty{Name: "interrupted", Value: result.Interrupted})
 	}
 	if !result.Present {
+		// One case says why the port did not run, instead of a skipped case per scenario: a
+		// CI's test count stays the scenarios that ran.
 		s.Properties = append(s.Properties, junitProperty{Name: "reason", Value: absence(result)})
-		type stand struct{ name, class string }
-		var cases []stand
-		if len(like) > 0 && like[0] != nil {
-			for _, o := range like[0].Scenarios {
-				cases = append(cases, stand{junitName(like[0], o), feature(o)})
-			}
-		} else {
-			for _, id := range sortedKeys(result.Cells) {
-				cases = append(cases, stand{id, result.Port})
-			}
+		c := junitCase{Name: "not present", Classname: result.Port, Time: "0.000"}
+		switch {
+		case result.Broken:
+			c.Name, c.Error = "broken", &junitProblem{Message: oneLine(absence(result)), Type: "broken", Text: result.Reason + "\n" + result.LogTail}
+		case result.Interrupted != "" || result.Required:
+			c.Name, c.Error = "not run", &junitProblem{Message: oneLine(absence(result)), Type: "not run", Text: absence(result)}
+		default:
+			c.Skipped = &junitProblem{Message: oneLine(absence(result))}
 		}
-		for _, sc := range cases {
-			c := junitCase{Name: sc.name, Classname: sc.class, Time: "0.000"}
-			switch {
-			case result.Broken:
-				c.Error = &junitProblem{Message: oneLine(absence(result)), Type: "broken", Text: result.Reason + "\n" + result.LogTail}
-			case result.Interrupted != "" || result.Required:
-				c.Error = &junitProblem{Message: oneLine(absence(result)), Type: "not run", Text: absence(result)}
-			default:
-				c.Skipped = &junitProblem{Message: oneLine(absence(result))}
-			}
-			s.Cases = append(s.Cases, c)
-		}
+		s.Cases = append(s.Cases, c)
 	}
 	if result.Unresponsive != "" {
 		s.Cases = append(s.Cases, junitCase{Name: "adapter unresponsive", Classname: result.Port, Time: "0.000",
