@@ -136,6 +136,9 @@ func newOutcome(s *godog.Scenario, started time.Time) result.Outcome {
 
 // outcome is what the attempt came to, from its first failing step's error.
 func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
+	if e, ok := err.(*escaped); ok {
+		err = e.cause // the outcome escapes the message itself, and keeps its stable stand-in
+	}
 	o := newOutcome(a.sc.scenario, started)
 	o.Floor = a.bounds.floor
 	if err == nil && a.lease.notRun == "" {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -166,3 +167,25 @@ func TestAssertsTheDeclaredBound(t *testing.T) {
 		t.Errorf("asserted: %q", why)
 	}
 }
+
+// What a step's error quotes of an adapter reaches godog (and its cucumber report) escaped,
+// C1 controls included, and still unwraps to what the step returned.
+func TestStepErrorsAreEscapedForGodog(t *testing.T) {
+	raw := &Unsupported{Op: "x", Message: "a \u009b31m CSI and \x1b[0m"}
+	var got reflect.Value
+	adder := recordSteps(func(fn any) { got = reflect.ValueOf(fn) })
+	tbl := &Steps{sc: &Scenario{}, next: adder}
+	tbl.Step(`^a step$`, func() error { return raw })
+	err := got.Call(nil)[0].Interface().(error)
+	if strings.ContainsAny(err.Error(), "\u009b\x1b") {
+		t.Errorf("godog would get %q", err.Error())
+	}
+	var u *Unsupported
+	if !errors.As(err, &u) || u != raw {
+		t.Error("the escaped error no longer unwraps to the step's")
+	}
+}
+
+type recordSteps func(fn any)
+
+func (r recordSteps) Step(_, fn any) { r(fn) }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/cucumber/godog"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 )
 
 // StepAdder is what godog's ScenarioContext offers for registering steps.
@@ -55,16 +57,19 @@ func (t *Steps) Step(expr string, handler any) {
 }
 
 // bindState turns a method expression of an area state into a function of the step's own
-// arguments that resolves the state from the current attempt when it runs.
+// arguments that resolves the state from the current attempt when it runs. Every handler's
+// error comes back with what it quotes of an adapter escaped, so godog's cucumber report
+// carries no control character (SPEC.md §3: everything an adapter writes is escaped).
 func (t *Steps) bindState(fn reflect.Value) reflect.Value {
 	ft := fn.Type()
-	if ft.NumIn() == 0 {
-		return fn
+	recv := reflect.Type(nil)
+	if ft.NumIn() > 0 {
+		recv = ft.In(0)
 	}
-	recv := ft.In(0)
 	onAttempt := recv == attemptType
-	if !onAttempt && (!recv.Implements(stateType) || recv.Kind() != reflect.Pointer) {
-		return fn
+	onState := recv != nil && recv.Implements(stateType) && recv.Kind() == reflect.Pointer
+	if !onAttempt && !onState {
+		return escapedErrors(fn)
 	}
 	in := make([]reflect.Type, ft.NumIn()-1)
 	for i := range in {
@@ -82,9 +87,41 @@ func (t *Steps) bindState(fn reflect.Value) reflect.Value {
 		} else {
 			first = reflect.ValueOf(sc.cur.state(recv.Elem()))
 		}
-		return fn.Call(append([]reflect.Value{first}, args...))
+		return escapeOut(fn.Call(append([]reflect.Value{first}, args...)))
 	})
 }
+
+// escapedErrors wraps a plain handler so its error is escaped as bindState's are.
+func escapedErrors(fn reflect.Value) reflect.Value {
+	ft := fn.Type()
+	if ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != errorType {
+		return fn
+	}
+	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value { return escapeOut(fn.Call(args)) })
+}
+
+// escapeOut replaces a returned error that quotes control characters with one that shows
+// them as text, keeping what it wraps for errors.As.
+func escapeOut(out []reflect.Value) []reflect.Value {
+	last := out[len(out)-1]
+	if last.Type() != errorType || last.IsNil() {
+		return out
+	}
+	err := last.Interface().(error)
+	if safe := safetext.Text(err.Error()); safe != err.Error() {
+		out[len(out)-1] = reflect.ValueOf(error(&escaped{safe, err}))
+	}
+	return out
+}
+
+// escaped is an error whose text is its cause's, escaped.
+type escaped struct {
+	text  string
+	cause error
+}
+
+func (e *escaped) Error() string { return e.text }
+func (e *escaped) Unwrap() error { return e.cause }
 
 // bind finds the handler of one step and its arguments, or says why the step cannot be
 // replayed. Only what set-up steps use is supported: string and int captures, and a doc
