@@ -51,7 +51,7 @@ func (c *common) register(fs *flag.FlagSet) {
 
 func (c *common) registerRoot(fs *flag.FlagSet) {
 	fs.StringVar(&c.root, "root", "", "harness root (default: found from the working directory)")
-	fs.StringVar(&c.cache, "cache", "", "cache for built adapters and venvs (default <root>/.cache)")
+	fs.StringVar(&c.cache, "cache", "", "cache for built adapters, venvs and checkout copies (default $CONFORMANCE_CACHE, else <root>/.cache)")
 }
 
 func (c *common) registerPorts(fs *flag.FlagSet) {
@@ -111,7 +111,15 @@ func (c *common) resolve() ([]string, bool, error) {
 		c.root = abs
 	}
 	if c.cache == "" {
+		// CONFORMANCE_CACHE names the cache for every build and copy (the prepare scripts
+		// read it too); else the clone's own .cache.
+		c.cache = os.Getenv("CONFORMANCE_CACHE")
+	}
+	if c.cache == "" {
 		c.cache = filepath.Join(c.root, ".cache")
+	}
+	if abs, err := filepath.Abs(c.cache); err == nil {
+		c.cache = abs
 	}
 	if err := os.MkdirAll(c.cache, 0o755); err != nil {
 		return nil, false, fmt.Errorf("--cache: %w", err)

@@ -62,3 +62,26 @@ func TestX3TagsNeedBaseline(t *testing.T) {
 		t.Errorf("@X.3 without --baseline: %v, want an error naming --baseline", err)
 	}
 }
+
+// Every build and copy goes to the cache CONFORMANCE_CACHE names when --cache is not given;
+// --cache wins over it.
+func TestCacheFollowsConformanceCache(t *testing.T) {
+	env := t.TempDir()
+	t.Setenv("CONFORMANCE_CACHE", env)
+	var c common
+	c.portList = "reference"
+	if _, _, err := c.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.cache != env {
+		t.Errorf("cache %q, want CONFORMANCE_CACHE's %q", c.cache, env)
+	}
+	flag := t.TempDir()
+	c = common{cache: flag, portList: "reference"}
+	if _, _, err := c.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.cache != flag {
+		t.Errorf("cache %q, want --cache's %q", c.cache, flag)
+	}
+}
