@@ -63,7 +63,7 @@ func StartForkServer(port string, argv, env []string, dir string, say func(strin
 		return nil, errors.New("empty fork server command")
 	}
 	becomeSubreaper()
-	tmp, err := os.MkdirTemp("", "conformance-fork-")
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("conformance-fork-%d-", os.Getpid())) // the next run sweeps it if this one is killed
 	if err != nil {
 		return nil, err
 	}

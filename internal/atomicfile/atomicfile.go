@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 )
 
 // File is a file being written; Commit puts it in place, Abort drops it.
@@ -59,4 +63,20 @@ func WriteBytes(path string, b []byte) error {
 		_, err := w.Write(b)
 		return err
 	})
+}
+
+// SweepDead removes the unfinished files (name.tmp-<pid>) a killed writer left in dir: those
+// whose process is gone. A live process's file is its own, still being written.
+func SweepDead(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*"))
+	for _, p := range left {
+		i := strings.LastIndex(p, ".tmp-")
+		pid, err := strconv.Atoi(p[i+len(".tmp-"):])
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.Remove(p)
+		}
+	}
 }

@@ -2,8 +2,10 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -27,5 +29,28 @@ func TestFailedWriteKeepsThePreviousFile(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
 		t.Errorf("temp files left: %v", left)
+	}
+}
+
+// The next writer removes what a killed one left half-written, never a live one's file.
+func TestSweepDeadRemovesOnlyDeadWritersFiles(t *testing.T) {
+	dir := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadFile := filepath.Join(dir, fmt.Sprintf("results.json.tmp-%d", dead.Process.Pid))
+	liveFile := filepath.Join(dir, fmt.Sprintf("report.md.tmp-%d", os.Getppid()))
+	for _, p := range []string{deadFile, liveFile} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	SweepDead(dir)
+	if _, err := os.Stat(deadFile); !os.IsNotExist(err) {
+		t.Errorf("a dead writer's file is still there: %v", err)
+	}
+	if _, err := os.Stat(liveFile); err != nil {
+		t.Errorf("a live writer's file was removed: %v", err)
 	}
 }

@@ -198,7 +198,9 @@ func TestDeadRunsTempDirsAreSwept(t *testing.T) {
 	}
 	deadDir := filepath.Join(tmp, fmt.Sprintf("conformance-run-%d-abc", dead.Process.Pid))
 	liveDir := filepath.Join(tmp, fmt.Sprintf("conformance-run-%d-abc", os.Getppid()))
-	for _, d := range []string{deadDir, liveDir} {
+	deadFork := filepath.Join(tmp, fmt.Sprintf("conformance-fork-%d-abc", dead.Process.Pid))
+	liveFork := filepath.Join(tmp, fmt.Sprintf("conformance-fork-%d-abc", os.Getppid()))
+	for _, d := range []string{deadDir, liveDir, deadFork, liveFork} {
 		if err := os.MkdirAll(filepath.Join(d, "conformance-scenario-1"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -209,6 +211,12 @@ func TestDeadRunsTempDirsAreSwept(t *testing.T) {
 	}
 	if _, err := os.Stat(liveDir); err != nil {
 		t.Errorf("a live run's temp dir was removed: %v", err)
+	}
+	if _, err := os.Stat(deadFork); !os.IsNotExist(err) {
+		t.Errorf("a dead run's fork socket dir is still there: %v", err)
+	}
+	if _, err := os.Stat(liveFork); err != nil {
+		t.Errorf("a live run's fork socket dir was removed: %v", err)
 	}
 }
 

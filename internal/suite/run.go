@@ -96,6 +96,9 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	}
 	defer closeShared()
 	sweepDeadRuns()
+	if o.ReportDir != "" {
+		atomicfile.SweepDead(o.ReportDir) // reports a killed run left half-written
+	}
 	tempRoot, err := os.MkdirTemp("", fmt.Sprintf("conformance-run-%d-", os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("harness: temp dir: %w", err)
@@ -226,14 +229,17 @@ func undefinedSteps(lib kernel.Library, selected []Scenario) error {
 // sweepDeadRuns removes the temp dirs of runs that died without cleaning up (kill -9): each
 // is named conformance-run-<pid>-…, and a pid that no longer runs left it.
 func sweepDeadRuns() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "conformance-run-*-*"))
-	for _, d := range dirs {
-		var pid int
-		if _, err := fmt.Sscanf(filepath.Base(d), "conformance-run-%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			_ = os.RemoveAll(d)
+	// A run's temp root and its fork servers' socket dirs carry the runner's pid.
+	for _, prefix := range []string{"conformance-run-", "conformance-fork-"} {
+		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*-*"))
+		for _, d := range dirs {
+			var pid int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(filepath.Base(d), prefix), "%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
+				continue
+			}
+			if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+				_ = os.RemoveAll(d)
+			}
 		}
 	}
 }
