@@ -63,6 +63,8 @@ type pool struct {
 	noWarm   atomic.Bool    // a warm-up broke an adapter: start the others cold
 	// warm readies a new adapter before its first scenario (the areas' warm-ups; nil: none).
 	warm func(ctx context.Context, p *adapter.Process, ops []any) bool
+	// discarded, when set, is told why a spare that would not start was dropped.
+	discarded func(why string)
 }
 
 // Spares: one from the fill; a second once a scenario still had to wait (discards come in
@@ -116,6 +118,9 @@ func (p *pool) startSpare() {
 	p.inFlight--
 	if err != nil {
 		p.live--
+		if p.discarded != nil && p.ctx.Err() == nil {
+			p.discarded(safetext.Line(firstLine(err.Error())))
+		}
 	} else {
 		p.idle = append(p.idle, proc) // close retires it if the run ended meanwhile
 	}

@@ -3,6 +3,7 @@ package suite
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -200,5 +201,38 @@ func TestPoolBreaker(t *testing.T) {
 	}
 	if st, _ := ue.NotRun(); st != "not run (adapter unresponsive)" {
 		t.Errorf("NotRun status %q", st)
+	}
+}
+
+// A spare that will not start is dropped with its reason said, not without a trace.
+func TestDiscardedSpareIsReported(t *testing.T) {
+	ctx, cancelAll := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancelAll()
+	// The first two starts say hello; every later one exits at once.
+	count := filepath.Join(t.TempDir(), "starts")
+	argv := []string{"sh", "-c", `n=$(cat "$0" 2>/dev/null || echo 0); n=$((n+1)); echo $n >"$0"
+[ "$n" -gt 2 ] && { echo "spare: cannot start" >&2; exit 1; }
+` + shAdapter[2], count}
+	p := newPool(ctx, adapter.Config{Port: "sh", Argv: argv, CallTimeout: 5 * time.Second}, 1, BreakerThreshold)
+	got := make(chan string, 4)
+	p.discarded = func(why string) { got <- why }
+	defer p.close()
+	p.fill(ctx)
+	a, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a breaks: its spare takes over and a replacement is started, which fails.
+	hang, cancelHang := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancelHang()
+	_, _ = a.Call(hang, "hang", nil)
+	p.Release(a, true)
+	select {
+	case why := <-got:
+		if why == "" {
+			t.Error("discarded without a reason")
+		}
+	case <-ctx.Done():
+		t.Fatal("a spare that would not start was dropped without a word")
 	}
 }

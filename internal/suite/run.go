@@ -323,6 +323,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	adapters := newPool(ctx, adapter.Config{Port: name, Argv: ready.Argv, Env: env,
 		CallTimeout: o.CallTimeout, Schema: proto, Errors: errTable, Fork: forkServer(o, name, ready.ForkArgv, env)}, jobs, BreakerThreshold)
 	adapters.warm = o.Library.Warm
+	adapters.discarded = func(why string) {
+		progress(o, "%-9s a spare adapter would not start and was discarded: %s", name, why)
+	}
 	defer adapters.close() // a second close is a no-op; the leaks were taken below
 	hello, err := adapters.hello(ctx)
 	if err != nil {
