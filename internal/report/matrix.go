@@ -41,8 +41,10 @@ func Matrix(w io.Writer, ids []string, results []*result.PortResult, color, verb
 			fmt.Fprintln(w, row)
 		}
 	}
-	textEvidence(w, results, color, verbose)
+	// What needs no action first; what is red last, above the summary, where the eye lands.
+	textKnown(w, results, verbose)
 	textParity(w, results, verbose)
+	textRed(w, results, color)
 	fmt.Fprintln(w)
 	for _, r := range results {
 		if r.VersionWarning != "" {

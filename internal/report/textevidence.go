@@ -12,6 +12,13 @@ import (
 // textEvidence writes what is red in full under a heading that counts it, then the known
 // failures: one line each, or in full when verbose.
 func textEvidence(w io.Writer, results []*result.PortResult, color, verbose bool) {
+	textKnown(w, results, verbose)
+	textRed(w, results, color)
+}
+
+// textRed is what is new or changed: a headline counting it, then every red verdict's
+// evidence. The run prints it last, above the summary, where the eye lands.
+func textRed(w io.Writer, results []*result.PortResult, color bool) {
 	var red strings.Builder
 	count := map[result.Verdict]int{}
 	for _, r := range results {
@@ -23,38 +30,52 @@ func textEvidence(w io.Writer, results []*result.PortResult, color, verbose bool
 			}
 		}
 	}
-	known := countKnown(results)
 	n := 0
 	for _, c := range count {
 		n += c
 	}
+	io.WriteString(w, red.String())
 	switch {
 	case n > 0:
-		fmt.Fprintf(w, "\n%s\n", paint(fmt.Sprintf("%d new or changed: %s", n, redTally(count)), result.Fail, color))
-	case known > 0:
+		fmt.Fprintf(w, "\n%s\n", paint(fmt.Sprintf("%d new or changed: %s (evidence above)", n, redTally(count)), result.Fail, color))
+	case countKnown(results) > 0:
 		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed: every failure is a known one", result.Pass, color))
 	default:
 		fmt.Fprintf(w, "\n%s\n", paint("nothing new or changed", result.Pass, color))
 	}
-	io.WriteString(w, red.String())
+}
+
+// textKnown is the known failures: a count per implementation, or with verbose each one with
+// its evidence. They are listed, explained and unchanged: not what a reader must act on.
+func textKnown(w io.Writer, results []*result.PortResult, verbose bool) {
+	known := countKnown(results)
 	if known == 0 {
 		return
 	}
-	if verbose {
-		fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt:\n", plural(known, "known failure", "known failures"))
-	} else {
-		fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt (reason, fingerprint; --verbose shows their evidence):\n",
-			plural(known, "known failure", "known failures"))
+	if !verbose {
+		var parts []string
+		for _, r := range results {
+			n := 0
+			for i := range r.Scenarios {
+				if knownScenario(r, i) {
+					n++
+				}
+			}
+			if n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", r.Port, n))
+			}
+		}
+		fmt.Fprintf(w, "\n%s, as expectations/<implementation>.txt lists them (%s; --verbose lists them with their evidence)\n",
+			plural(known, "known failure", "known failures"), strings.Join(parts, ", "))
+		return
 	}
+	fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt:\n", plural(known, "known failure", "known failures"))
 	for _, r := range results {
 		for i := range r.Scenarios {
-			switch {
-			case !knownScenario(r, i):
-			case verbose:
-				textBlock(w, r, i)
-			default:
+			if knownScenario(r, i) {
 				scenario, reason, fp := knownParts(r, i)
 				fmt.Fprintf(w, "  %-9s %s — %s (%s)\n", r.Port, scenario, reason, fp)
+				textBlock(w, r, i)
 			}
 		}
 	}

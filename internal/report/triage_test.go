@@ -76,9 +76,23 @@ func checkTriage(t *testing.T, format, out string, redAt int) {
 	}
 }
 
-func TestMatrixShowsNewFirst(t *testing.T) {
+// The terminal puts what needs no action first (known failures as a count per implementation)
+// and what is red last: the new failure's evidence, then its headline, then the summary.
+func TestMatrixShowsRedLast(t *testing.T) {
 	out := matrixText(triageRun(), false)
-	checkTriage(t, "terminal", out, strings.Index(out, "--- node: "+newName))
+	known := strings.Index(out, "3 known failures, as expectations/<implementation>.txt lists them (node 3;")
+	red := strings.Index(out, "--- node: "+newName)
+	headline := strings.Index(out, "1 new or changed: 1 fail (evidence above)")
+	summary := strings.Index(out, "node      2 pass")
+	if known < 0 || red < known || headline < red || summary < headline {
+		t.Errorf("want the known count (at %d), then the red evidence (%d), its headline (%d), the summary (%d):\n%s",
+			known, red, headline, summary, out)
+	}
+	for _, k := range triageKnown {
+		if strings.Contains(out, k.name) || strings.Contains(out, k.msg) {
+			t.Errorf("known %q is listed without --verbose:\n%s", k.name, out)
+		}
+	}
 }
 
 func TestMarkdownShowsNewFirst(t *testing.T) {
@@ -89,28 +103,33 @@ func TestMarkdownShowsNewFirst(t *testing.T) {
 	}
 }
 
-// --verbose shows the known failures' evidence too, still after the new one.
+// --verbose shows the known failures' evidence too: in report.md after the new one, on the
+// terminal before it (the red evidence stays last, above the summary).
 func TestVerboseShowsKnownEvidence(t *testing.T) {
 	for format, out := range map[string]string{
 		"terminal": matrixText(triageRun(), true), "report.md": markdownText(t, triageRun(), true)} {
 		red := strings.Index(out, newStripping)
 		for _, k := range triageKnown {
-			if at := strings.Index(out, k.msg); at < 0 || at < red {
-				t.Errorf("%s --verbose: known evidence %q missing or before the new failure (at %d, new at %d):\n%s", format, k.msg, at, red, out)
+			at := strings.Index(out, k.msg)
+			if at < 0 || (format == "terminal") != (at < red) {
+				t.Errorf("%s --verbose: known evidence %q missing or on the wrong side of the new failure (at %d, new at %d):\n%s", format, k.msg, at, red, out)
 			}
 		}
 	}
 }
 
-// With nothing red, the section says so in its first line, above the known failures.
+// With nothing red, the run says so: report.md in its first line, above the known failures;
+// the terminal last, below their count.
 func TestNothingNew(t *testing.T) {
-	for format, out := range map[string]string{
-		"terminal": matrixText(allKnown(), false), "report.md": markdownText(t, allKnown(), false)} {
-		at := strings.Index(out, "othing new or changed")
-		first := strings.Index(out, triageKnown[0].name)
-		if at < 0 || first < 0 || at > first || strings.Contains(out, "1 new or changed") {
-			t.Errorf("%s: no \"nothing new or changed\" line above the known failures:\n%s", format, out)
-		}
+	md := markdownText(t, allKnown(), false)
+	at, first := strings.Index(md, "othing new or changed"), strings.Index(md, triageKnown[0].name)
+	if at < 0 || first < 0 || at > first || strings.Contains(md, "1 new or changed") {
+		t.Errorf("report.md: no \"nothing new or changed\" line above the known failures:\n%s", md)
+	}
+	out := matrixText(allKnown(), false)
+	at, count := strings.Index(out, "nothing new or changed: every failure is a known one"), strings.Index(out, "3 known failures")
+	if at < 0 || count < 0 || at < count || strings.Contains(out, "1 new or changed") {
+		t.Errorf("terminal: no \"nothing new or changed\" line below the known failures' count:\n%s", out)
 	}
 }
 
@@ -186,10 +205,10 @@ func TestMatrixCountsPortStates(t *testing.T) {
 	judge(absent)
 	results := append(allKnown(), absent...)
 	out := matrixText(results, false)
-	heading := strings.Index(out, "2 new or changed: 1 broken, 1 not present\n")
+	heading := strings.Index(out, "2 new or changed: 1 broken, 1 not present (evidence above)\n")
 	broken, required := strings.Index(out, "--- java: BROKEN: prepare failed (exit 1)\n    log tail:\n    [ERROR] javac"),
 		strings.Index(out, "--- csharp: not present (required")
-	if heading < 0 || broken < heading || required < broken || strings.Contains(out, "nothing new") || strings.Contains(out, "--- js") {
+	if heading < 0 || broken < 0 || required < broken || heading < required || strings.Contains(out, "nothing new") || strings.Contains(out, "--- js") {
 		t.Errorf("want the broken java and the required csharp counted and shown, js (optional) not:\n%s", out)
 	}
 }

@@ -355,6 +355,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	adapters.fill(ctx)
 
 	var mu sync.Mutex
+	notRun := map[result.Status]int{}
 	share := o.shared.join(len(in.selected)) // left once godog is done, below
 	senv := &kernel.Env{
 		Port: name, PortFolder: im.Port, Family: strings.TrimSuffix(name, "@"+im.Release), Shared: shared, StdioArgv: o.StdioArgv, Root: o.Root, UpdateGolden: o.UpdateGolden,
@@ -400,6 +401,12 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			}
 			res.Scenarios = append(res.Scenarios, out)
 			n := len(res.Scenarios)
+			if out.Status == result.StatusInterrupted || out.Status == result.StatusUnresponsive {
+				// Not run: counted, and said once when the run ends, not a line each.
+				notRun[out.Status]++
+				mu.Unlock()
+				return
+			}
 			mu.Unlock()
 			again := ""
 			if out.Retried != "" {
@@ -455,6 +462,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	// run the features at all.
 	status := suite.Run()
 	share.leave() // its slots go to the implementations still running
+	for _, st := range []result.Status{result.StatusInterrupted, result.StatusUnresponsive} {
+		if n := notRun[st]; n > 0 {
+			progress(o, "%-9s %d scenarios %s", name, n, notRunWords[st])
+		}
+	}
 	if status > 1 {
 		res.HarnessErr = joinErr(res.HarnessErr, fmt.Sprintf("godog could not run the features (status %d)", status))
 	}
@@ -577,4 +589,10 @@ func supports(hello map[string]any, proto *schema.Protocol) *kernel.Supports {
 		}
 	}
 	return s
+}
+
+// notRunWords say why scenarios were not run, for the one progress line that counts them.
+var notRunWords = map[result.Status]string{
+	result.StatusInterrupted:  "not run: the run was stopped",
+	result.StatusUnresponsive: "not run: the adapter is unresponsive",
 }
