@@ -35,6 +35,8 @@ func cmdInfo(args []string) int {
 				}
 				return
 			}
+			// A cold prepare (a venv, a Maven build) takes a while: say what is being waited on.
+			fmt.Fprintf(os.Stderr, "%-9s preparing the adapter…\n", port)
 			lines[i] = describe(c, proto, port, p.env[port]...)
 		}()
 	}
