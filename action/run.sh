@@ -4,6 +4,12 @@
 set -uo pipefail
 bin="$RUNNER_TEMP/conformance-bin"
 mkdir -p "$bin"
+# No version named: the CLI of the ref the action is used at, so pinning the action pins the CLI;
+# an action used from a path (uses: ./) has no ref and builds its own copy.
+if [ -z "${CONFORMANCE_VERSION:-}" ]; then
+	CONFORMANCE_VERSION="${CONFORMANCE_ACTION_REF:-}"
+	[ -n "$CONFORMANCE_VERSION" ] || CONFORMANCE_VERSION=local
+fi
 if [ "$CONFORMANCE_VERSION" = local ]; then
 	# -p keeps the stdio fake no older than the CLI, which it must be to be used.
 	(cd "$GITHUB_ACTION_PATH" && make -s build && cp -p bin/conformance bin/conformance-fake-mcp-stdio "$bin/") || {
