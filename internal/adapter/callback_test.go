@@ -32,10 +32,10 @@ func TestCallbackAnsweredOnFD3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(saw, `tool {"toolkit":"t"`) {
+	if !strings.HasPrefix(saw, `contract.tool {"toolkit":"t"`) {
 		t.Errorf("host saw %q", saw)
 	}
-	if r.OK || r.Error.Kind != "cancelled" || !strings.Contains(r.Error.Message, `"value":"pong"`) {
+	if r.OK || r.Error.Kind != "cancelled" || !strings.Contains(r.Error.Message, `"return":"pong"`) {
 		t.Errorf("response %+v", r.Error)
 	}
 }

@@ -118,7 +118,7 @@ func Main() {
 			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)
 			continue
 		case mode == "callback":
-			fmt.Fprintln(out, `{"callback":1,"fn":"tool","args":{"toolkit":"t","name":"echo","input":{}}}`)
+			fmt.Fprintln(out, `{"callback":1,"fn":"contract.tool","args":{"toolkit":"t","name":"echo","input":{}}}`)
 			_ = out.Flush()
 			got, err := bufio.NewReader(os.NewFile(3, "callback")).ReadString('\n')
 			if err != nil {
