@@ -102,7 +102,7 @@ func Main() {
 			os.Exit(0)
 		case req.Op == "hello" && mode == "slow-hello":
 			time.Sleep(1500 * time.Millisecond)
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"],"slots":[]}`)
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":`+allOps+`,"slots":["llm.bodyTransform","llm.beforeLLM","transport.http","contract.tool"]}`)
 			mode = "good"
 			continue
 		case req.Op == "hello":
@@ -112,7 +112,7 @@ func Main() {
 			case strings.HasPrefix(mode, "escape"):
 				escape()
 			}
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":["hello"],"slots":[]}`)
+			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":`+allOps+`,"slots":["llm.bodyTransform","llm.beforeLLM","transport.http","contract.tool"]}`)
 			continue
 		case mode == "unhandled":
 			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)
@@ -257,3 +257,8 @@ func escape() {
 	}
 	fmt.Fprintf(os.Stderr, "chaos: escaped child pid %d\n", cmd.Process.Pid)
 }
+
+// allOps is every op of the protocol: the chaos adapter says it has them all, so every
+// scenario's calls reach it and meet its fault.
+const allOps = `["hello","client.create","client.run","client.ask","store.get","store.save","store.identity",` +
+	`"toolkit.create","toolkit.close","mcp.load","mcp.list","toolkit.describe","tool.execute","adapters","sanitize"]`

@@ -3,7 +3,6 @@ package suite
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -208,11 +207,11 @@ func TestPoolBreaker(t *testing.T) {
 func TestDiscardedSpareIsReported(t *testing.T) {
 	ctx, cancelAll := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancelAll()
-	// The first two starts say hello; every later one exits at once.
-	count := filepath.Join(t.TempDir(), "starts")
-	argv := []string{"sh", "-c", `n=$(cat "$0" 2>/dev/null || echo 0); n=$((n+1)); echo $n >"$0"
-[ "$n" -gt 2 ] && { echo "spare: cannot start" >&2; exit 1; }
-` + shAdapter[2], count}
+	// The first two starts say hello; every later one exits at once (mkdir is atomic, so
+	// starts side by side cannot both take a slot).
+	slots := t.TempDir()
+	argv := []string{"sh", "-c", `mkdir "$0/1" 2>/dev/null || mkdir "$0/2" 2>/dev/null || { echo "spare: cannot start" >&2; exit 1; }
+` + shAdapter[2], slots}
 	p := newPool(ctx, adapter.Config{Port: "sh", Argv: argv, CallTimeout: 5 * time.Second}, 1, BreakerThreshold)
 	got := make(chan string, 4)
 	p.discarded = func(why string) { got <- why }
