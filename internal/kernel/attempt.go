@@ -179,8 +179,14 @@ func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
 		o.Quick, o.Retried = !q.active && q.cut && q.void == "", q.void
 	}
 	var mis *Misdeclared
-	if errors.As(err, &mis) {
+	switch {
+	case errors.As(err, &mis):
 		o.Harness = mis.Why
+	case o.Status == result.StatusFail && strings.HasPrefix(err.Error(), harnessPrefix):
+		// The harness's own fault (a golden copy or a port's facts missing, a fake that would
+		// not start): a harness error at the scenario's file:line, never the port's verdict,
+		// and not tried again.
+		o.Harness = safetext.Line(strings.TrimPrefix(err.Error(), harnessPrefix))
 	}
 	return o
 }
@@ -188,3 +194,6 @@ func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
 // Folder is the area folder the scenario's feature file lies in (features/<area>/…): where
 // the area keeps its fixtures and golden copies.
 func (a *Attempt) Folder() string { return filepath.Base(filepath.Dir(a.sc.scenario.Uri)) }
+
+// harnessPrefix starts the message of every error that is the harness's fault, not the port's.
+const harnessPrefix = "harness: "

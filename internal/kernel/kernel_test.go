@@ -189,3 +189,21 @@ func TestStepErrorsAreEscapedForGodog(t *testing.T) {
 type recordSteps func(fn any)
 
 func (r recordSteps) Step(_, fn any) { r(fn) }
+
+// A step error the harness owns ("harness: …", a golden copy missing) is a harness error of the
+// scenario, never the port's verdict; a port's failure is not.
+func TestHarnessFaultIsNoVerdict(t *testing.T) {
+	s := scenarioOf(t, "Feature: f\n  Scenario: s\n    Given a bump\n")
+	a, end, err := Detached(context.Background(), &Env{}, testLib, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	o := a.outcome(time.Now(), errors.New("harness: no golden copy fixtures/parity/golden/x.json"))
+	if o.Harness != "no golden copy fixtures/parity/golden/x.json" {
+		t.Errorf("harness fault: Harness = %q", o.Harness)
+	}
+	if o := a.outcome(time.Now(), errors.New("LLM request 1 lacks \"temperature\"")); o.Harness != "" {
+		t.Errorf("a port's failure became a harness error: %q", o.Harness)
+	}
+}

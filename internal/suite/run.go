@@ -156,6 +156,9 @@ func Validate(o Options) (*input, error) {
 	if in.ids, err = CatalogueIDs(o.Root); err != nil {
 		return nil, err
 	}
+	if err := checkFixtures(o.Root); err != nil {
+		return nil, err
+	}
 	in.took = readFeatureTimes(o.Cache)
 	if in.features, err = loadFeatures(o.Root, in.took, o.Library.Names()); err != nil {
 		return nil, err
@@ -165,6 +168,11 @@ func Validate(o Options) (*input, error) {
 	}
 	if err := undefinedSteps(o.Library, in.selected); err != nil {
 		return nil, err
+	}
+	if !o.UpdateGolden { // recording the golden copies writes them
+		if err := missingGolden(o.Root, in.selected); err != nil {
+			return nil, err
+		}
 	}
 	if len(o.Ports) == 0 {
 		return nil, errors.New("--ports: no implementation to run")
