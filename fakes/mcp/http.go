@@ -59,6 +59,9 @@ type HTTPOptions struct {
 	// Unauthorized answers every request 401 (with WWW-Authenticate: Bearer), after
 	// recording it.
 	Unauthorized bool
+	// Path is where the streamable server is served ("" is /mcp); any other path is recorded
+	// and answered 404, so a client that does not use the configured URL is seen.
+	Path string
 }
 
 // StartStreamable serves NewServer over the streamable HTTP transport at
@@ -72,17 +75,21 @@ func StartStreamableStalling(phase string) (*HTTPServer, error) {
 }
 
 // StartStreamableWith serves the server opts describe over the streamable HTTP transport
-// at "<server>/mcp".
+// at "<server>/mcp", or at opts.Path.
 func StartStreamableWith(opts HTTPOptions) (*HTTPServer, error) {
 	server, err := opts.server()
 	if err != nil {
 		return nil, err
 	}
+	path := opts.Path
+	if path == "" {
+		path = "/mcp"
+	}
 	h := &HTTPServer{}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", stallHTTP(opts.Stall, &h.stalls, &h.lists,
+	mux.Handle(path, stallHTTP(opts.Stall, &h.stalls, &h.lists,
 		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	return h.start(server, h.front(opts, mux), "/mcp")
+	return h.start(server, h.front(opts, mux), path)
 }
 
 // StartSSE serves NewServer over the 2024-11-05 SSE transport only, at

@@ -69,6 +69,18 @@ Feature: Contract C3 - the MCP config file
     And server "local" is connected
     And the stdio server of "local" was started
 
+  @id:c3-url-path-kept @required @src:spec-c3-remote-url
+  @C3.4
+  Scenario: a remote server is reached at its URL's own path, not at a default one
+    Given the MCP config file:
+      """
+      {"mcpServers": {"deep": {{http-deep:deep}}}}
+      """
+    When the toolkit is built
+    Then the fake "deep" got every request at the configured path
+    And server "deep" is connected
+    And the tools are exactly deep_a, deep_b, deep_c, deep_get_balance
+
   @id:c3-explicit-type-wins @required @src:spec-c3-transport
   @C3.4
   Scenario: type "local" with only a url is a failed server

@@ -218,3 +218,16 @@ var resultFields = map[string][]string{
 	"mcp.load":       {"tools", "status"},
 	"mcp.list":       {"tools", "status"},
 }
+
+// Dedup is list with each entry once, in first-seen order.
+func Dedup(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -27,6 +28,7 @@ func registerContractConfigSteps(sc *kernel.Steps) {
 	sc.Step(`^the MCP config is loaded with a cancel after (\d+) ms, for the scan$`, (*World).cancelledLoadForScan)
 	sc.Step(`^the status lists exactly the servers (.+)$`, (*World).statusExactly)
 	sc.Step(`^the stdio server of "([^"]*)" was started$`, (*World).stdioStarted)
+	sc.Step(`^the fake "([^"]*)" got every request at the configured path$`, (*World).requestsAtConfiguredPath)
 }
 
 // placeholder is {{kind:name}} or {{kind}} in a scenario's config.
@@ -42,6 +44,7 @@ var placeholder = regexp.MustCompile(`\{\{([a-z-]+)(?::([^}:]+))?(?::([a-z]+))?\
 //	{{args:NAME}}     the arguments after the program (a JSON array)
 //	{{url:NAME}}      a streamable HTTP fake's URL (a JSON string)
 //	{{http:NAME}}     {"url": that URL}
+//	{{http-deep:NAME}} {"url": …} of a fake served at a deeper path than /mcp, and only there
 //	{{hang:NAME}}     {"url": a listener that counts connections and never answers, "timeout": 2000}
 //	{{hang-url:NAME}} that listener's URL alone
 //	{{closed}}        the URL of a port nobody listens on
@@ -98,10 +101,14 @@ func (w *World) fill(kind, name, catalogue string) (any, error) {
 			return cmd[0], nil
 		}
 		return cmd[1:], nil
-	case "url", "http":
+	case "url", "http", "http-deep":
 		s, ok := w.mcp().HTTP[name]
 		if !ok {
-			cfg, err := w.StreamableServer(name)
+			path := ""
+			if kind == "http-deep" {
+				path, kind = deepPath, "http" // served there only: the URL's path must be kept
+			}
+			cfg, err := w.StreamableServerAt(name, path)
 			if err != nil {
 				return nil, err
 			}
@@ -206,4 +213,37 @@ func (w *World) cancelledLoadForScan(ms int) error {
 			Final: d.Within == 0 && d.WithinLimit == 0 && d.WithinTimeout == 0}
 	}
 	return err
+}
+
+// deepPath is where an {{http-deep:…}} fake serves MCP: not /mcp, and deeper than one segment,
+// so a client that replaces or trims the configured URL's path reaches nothing.
+const deepPath = "/team/a/mcp-v2"
+
+// requestsAtConfiguredPath proves the connection the scenario speaks of, on the configured
+// URL: the fake got requests, every one at the path its URL names (a client that swaps the
+// path for its own default reaches nothing there, and is seen trying elsewhere).
+func (w *World) requestsAtConfiguredPath(name string) error {
+	s, ok := w.mcp().HTTP[name]
+	if !ok {
+		return fmt.Errorf("harness: %q is not an HTTP fake of this scenario", name)
+	}
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		return fmt.Errorf("harness: %q's URL: %w", name, err)
+	}
+	reqs := s.Requests()
+	if len(reqs) == 0 {
+		return fmt.Errorf("the fake %q got no request at all (configured URL %s)", name, s.URL())
+	}
+	var elsewhere []string
+	for _, r := range reqs {
+		if r.Path != u.EscapedPath() {
+			elsewhere = append(elsewhere, r.Method+" "+r.Path)
+		}
+	}
+	if len(elsewhere) > 0 {
+		return fmt.Errorf("the fake %q is configured at %s, but %d of %d requests went elsewhere: %s",
+			name, u.EscapedPath(), len(elsewhere), len(reqs), strings.Join(common.Dedup(elsewhere), ", "))
+	}
+	return nil
 }

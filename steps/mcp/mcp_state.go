@@ -90,7 +90,13 @@ func (w *World) StdioServer(name string, extra ...string) map[string]any {
 }
 
 func (w *World) StreamableServer(name string) (map[string]any, error) {
-	s, err := mcpfake.StartStreamable()
+	return w.StreamableServerAt(name, "")
+}
+
+// StreamableServerAt is StreamableServer served at path ("": /mcp) and nowhere else: a client
+// that does not use the configured URL's path reaches nothing.
+func (w *World) StreamableServerAt(name, path string) (map[string]any, error) {
+	s, err := mcpfake.StartStreamableWith(mcpfake.HTTPOptions{Path: path})
 	if err != nil {
 		return nil, fmt.Errorf("harness: fake MCP server: %w", err)
 	}
