@@ -148,6 +148,7 @@ func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
 	}
 	var u *Unsupported
 	var inc *Inconclusive
+	var blocked *Blocked
 	switch {
 	case a.lease.notRun != "":
 		// The breaker gave up on the adapter while this scenario waited for a process.
@@ -157,6 +158,8 @@ func (a *Attempt) outcome(started time.Time, err error) result.Outcome {
 		o.Status, o.Message = result.StatusUnsupported, u.Error()
 	case errors.As(err, &inc):
 		o.Status, o.Message, o.Final = result.StatusInconclusive, err.Error(), inc.Final
+	case errors.As(err, &blocked):
+		o.Status, o.Message, o.Final = result.StatusFail, err.Error(), true
 	default:
 		o.Status, o.Message = result.StatusFail, err.Error()
 	}

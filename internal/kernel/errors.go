@@ -21,3 +21,10 @@ func (u *Unsupported) Error() string { return fmt.Sprintf("unsupported: %s: %s",
 type Misdeclared struct{ Why string }
 
 func (e *Misdeclared) Error() string { return "harness: " + e.Why }
+
+// Blocked is a scenario that cannot pass because the port lacks a feature another scenario
+// judges (By, its stable id): a failure that names that scenario, final at once, never an
+// inconclusive that reads as a timing question.
+type Blocked struct{ By, Why string }
+
+func (b *Blocked) Error() string { return "blocked by " + b.By + ": " + b.Why }

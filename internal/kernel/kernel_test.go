@@ -12,6 +12,7 @@ import (
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 )
 
@@ -205,5 +206,20 @@ func TestHarnessFaultIsNoVerdict(t *testing.T) {
 	}
 	if o := a.outcome(time.Now(), errors.New("LLM request 1 lacks \"temperature\"")); o.Harness != "" {
 		t.Errorf("a port's failure became a harness error: %q", o.Harness)
+	}
+}
+
+// A scenario blocked by a missing feature is a failure naming the scenario that judges it,
+// final at once; an inconclusive one is not a failure.
+func TestBlockedIsAFinalFailure(t *testing.T) {
+	s := scenarioOf(t, "Feature: f\n  Scenario: s\n    Given a bump\n")
+	a, end, err := Detached(context.Background(), &Env{}, testLib, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	o := a.outcome(time.Now(), &Blocked{By: "g3-sse-only-fallback", Why: "no GET on the SSE endpoint"})
+	if o.Status != result.StatusFail || !o.Final || o.Message != "blocked by g3-sse-only-fallback: no GET on the SSE endpoint" {
+		t.Errorf("blocked: %+v", o)
 	}
 }

@@ -59,9 +59,9 @@ type Outcome struct {
 	// Waited is what the port's own failures made the scenario wait: a call cut at its bound
 	// (bound + margin), a teardown check that ran out its grace. Zero on a passing scenario.
 	Waited time.Duration
-	// Final marks an inconclusive attempt that another attempt would repeat: the port was cut
-	// at the hang guard, far past anything load explains (timing.HangGuard), so it is not
-	// retried (suite.retry). The verdict is inconclusive either way.
+	// Final marks an attempt another attempt would repeat: an inconclusive one whose port was
+	// cut at the hang guard, or a failure blocked by a feature the port lacks (kernel.Blocked).
+	// It is not tried again.
 	Final bool `json:",omitempty"`
 	// Harness is set when the scenario is at fault, not the port: its declared timing
 	// disagrees with its steps. The run reports it as a harness error at the scenario's

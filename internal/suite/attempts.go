@@ -21,8 +21,8 @@ func retry(s Scenario, o result.Outcome, e *result.Entry, attempts int) bool {
 	if attempts >= MaxAttempts || o.Harness != "" {
 		return false
 	}
-	if o.Status == result.StatusInconclusive {
-		return !o.Final
+	if o.Status == result.StatusInconclusive || o.Final {
+		return !o.Final // a blocked failure is final too: no attempt can change it
 	}
 	if s.Level == result.Recommended || o.Status == result.StatusUnsupported {
 		return false

@@ -114,6 +114,8 @@ func TestRetryPolicy(t *testing.T) {
 	misdeclared.Harness = "x"
 	finalInconclusive := outcomeOf(s, result.StatusInconclusive, "cut at the hang guard")
 	finalInconclusive.Final = true
+	blocked := outcomeOf(s, result.StatusFail, "blocked by g3-sse-only-fallback: no GET")
+	blocked.Final = true
 	for _, c := range []struct {
 		name     string
 		s        Scenario
@@ -134,6 +136,7 @@ func TestRetryPolicy(t *testing.T) {
 		{"recommended inconclusive", rec, outcomeOf(rec, result.StatusInconclusive, "x"), nil, 1, true},
 		{"the scenario's own fault", s, misdeclared, nil, 1, false},
 		{"inconclusive, and no attempt can change it", s, finalInconclusive, nil, 1, false},
+		{"blocked by a missing feature", s, blocked, nil, 1, false},
 	} {
 		if got := retry(c.s, c.o, c.e, c.attempts); got != c.want {
 			t.Errorf("%s: retry %v, want %v", c.name, got, c.want)
