@@ -36,6 +36,31 @@ func NativeTool(name, description string, inputSchema JSONSchema, fn func(ctx co
 	}
 }
 
+// NativeToolResult is NativeTool for a function that returns a whole ToolResult: the result
+// passes through as returned, metadata included (C7.4). A returned error becomes the result
+// {Output: err.Error(), IsError: true}, never a Go error, as with NativeTool.
+func NativeToolResult(name, description string, inputSchema JSONSchema, fn func(ctx context.Context, args map[string]any) (ToolResult, error)) Tool {
+	if inputSchema == nil {
+		inputSchema = emptyObjectSchema()
+	}
+	return Tool{
+		Name:        name,
+		Description: description,
+		InputSchema: inputSchema,
+		Source:      SourceNative,
+		Execute: func(args map[string]any, tc *ToolContext) (ToolResult, error) {
+			if args == nil {
+				args = map[string]any{}
+			}
+			res, err := fn(callContext(tc), args)
+			if err != nil {
+				return ToolResult{Output: err.Error(), IsError: true}, nil
+			}
+			return res, nil
+		},
+	}
+}
+
 // callContext is the context a tool call runs under: the caller's, or Background.
 func callContext(tc *ToolContext) context.Context {
 	if tc != nil && tc.Ctx != nil {

@@ -61,3 +61,19 @@ func TestNativeToolArgsAndContext(t *testing.T) {
 		t.Fatalf("fn saw ctx value %v, args %#v", seenVal, seen)
 	}
 }
+
+func TestNativeToolResultPassesThrough(t *testing.T) {
+	want := ToolResult{Output: "x", IsError: true, Metadata: map[string]any{"k": 1}}
+	tool := NativeToolResult("res", "d", nil, func(context.Context, map[string]any) (ToolResult, error) { return want, nil })
+	if tool.Source != SourceNative || tool.InputSchema["type"] != "object" {
+		t.Fatalf("tool = %+v", tool)
+	}
+	res, err := tool.Execute(nil, nil)
+	if err != nil || res.Output != "x" || !res.IsError || res.Metadata["k"] != 1 {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	boom := NativeToolResult("b", "", nil, func(context.Context, map[string]any) (ToolResult, error) { return want, errors.New("boom") })
+	if res, err := boom.Execute(map[string]any{}, &ToolContext{}); err != nil || res.Output != "boom" || !res.IsError || res.Metadata != nil {
+		t.Fatalf("an error: got %+v, %v", res, err)
+	}
+}

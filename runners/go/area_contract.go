@@ -149,13 +149,9 @@ func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
 				return out, err
 			}), nil
 	case "result":
-		return toolnexus.Tool{Name: et.Name, Description: et.Description, InputSchema: et.InputSchema,
-			Source: toolnexus.SourceNative,
-			Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
-				var out toolnexus.ToolResult
-				err := call(input, &out)
-				return out, err
-			}}, nil
+		// Only through the port's own helper: an adapter never builds a Tool to stand in for
+		// one the port lacks (native_result*.go, chosen by prepare).
+		return nativeResult(et, call)
 	}
 	return toolnexus.Tool{}, adapterErr("unsupported", "adapter: the Go port's NativeTool returns a string; a function returning "+et.Returns+" cannot be declared")
 }
