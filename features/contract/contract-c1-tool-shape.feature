@@ -66,6 +66,9 @@ Feature: Contract C1 - the Tool and ToolResult shape
   @C1.6
   Scenario: a server that dies in the middle of a call gives an error result, not an exception
     Given an MCP server "d" over stdio listing the results tools
+    # A port that notices the dead server only at its own request timeout (the server's
+    # timeout, 30 s by default) ends well inside the call's bound with this one.
+    And server "d" has the timeout 3000 ms
     When the tool "d_r_die" is executed with {}
     Then the execute result is an error with a non-empty output
 
