@@ -71,14 +71,14 @@ func TestDuplicateWithinAServerKeepsTheFirst(t *testing.T) { // C2.7
 }
 
 func TestAwkwardNames(t *testing.T) { // C2.2-C2.5
-	// 🚀 is one code point, so one "_" after the server's "x_" separator: x__launch. (SPEC.md
-	// §7 writes the code-point reading as x_launch, which drops the separator.)
+	// 🚀 is two UTF-16 code units, so two "_" after the server's "x_" separator: x___launch
+	// (the SPEC's JavaScript regex, C2.4).
 	long := strings.Repeat("n", 70)
 	f := rawFakeOf("get.balance", "send money", "café", "🚀launch", "2fa", long)
 	url := startRawStreamable(t, f, false).URL()
 	path := writeMcpConfig(t, `{"mcpServers":{"bank.v2":{"url":"`+url+`","tools":{"get.balance":true}},"my server":{"url":"`+url+`","tools":{"send money":true}},"9lives":{"url":"`+url+`","tools":{"2fa":true,"`+long+`":true}},"x":{"url":"`+url+`","tools":{"café":true,"🚀launch":true}}}}`)
 	src := loadMcpOK(t, path)
-	sameMcpNames(t, "names", exposedNames(src.Tools), []string{"bank_v2_get_balance", "my_server_send_money", "9lives_2fa", "9lives_" + long, "x_caf_", "x__launch"})
+	sameMcpNames(t, "names", exposedNames(src.Tools), []string{"bank_v2_get_balance", "my_server_send_money", "9lives_2fa", "9lives_" + long, "x_caf_", "x___launch"})
 	executeByName(t, src.Tools, "bank_v2_get_balance", nil)
 	if calls := f.seenCalls(); calls[len(calls)-1].Name != "get.balance" {
 		t.Fatalf("tools/call used %q, want the original name", calls[len(calls)-1].Name)

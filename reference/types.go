@@ -65,9 +65,17 @@ const (
 
 var sanitizeRe = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
 
-// Sanitize replaces every character outside [a-zA-Z0-9_-] with "_".
+// Sanitize replaces every character outside [a-zA-Z0-9_-] with "_", one per UTF-16 code
+// unit, as upstream SPEC §2 writes it: x.replace(/[^a-zA-Z0-9_-]/g, "_").
 func Sanitize(value string) string {
-	return sanitizeRe.ReplaceAllString(value, "_")
+	return sanitizeRe.ReplaceAllStringFunc(value, func(ch string) string {
+		// One "_" per UTF-16 code unit, as the SPEC's JavaScript regex (no u flag) replaces:
+		// a character outside the BMP is two units, so two underscores (C2.4).
+		if []rune(ch)[0] > 0xFFFF {
+			return "__"
+		}
+		return "_"
+	})
 }
 
 // Warnf is the single sink for the library's warnings. It defaults to the

@@ -12,12 +12,12 @@ Feature: Contract C2 - how MCP tools are named and called
     When the toolkit is built
     Then the tools include bank_v2_get_balance, bank_v2_send_money, bank_v2_caf_, my_server_send_money, my_server_get_balance
 
-  @id:c2-astral-exposed @recommended @src:rec-c2-astral
+  @id:c2-astral-exposed @required @src:spec-c2-sanitize-js
   @C2.4
-  Scenario: a tool named with a character outside the BMP gets one underscore for it
+  Scenario: a tool named with a character outside the BMP gets one underscore per UTF-16 unit of it
     Given an MCP server "x" over streamable HTTP listing the awkward tools
     When the toolkit is built
-    Then the tools include x__launch
+    Then the tools include x___launch
 
   @id:c2-passthrough @recommended @src:rec-c2-passthrough
   @C2.5

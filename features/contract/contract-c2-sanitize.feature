@@ -28,8 +28,8 @@ Feature: Contract C2 - sanitize
       | naïve  | na_ve     |
       | é     | e_        |
 
-  @id:c2-sanitize-astral @recommended @src:rec-c2-astral
+  @id:c2-sanitize-astral @required @src:spec-c2-sanitize-js
   @C2.4
-  Scenario: a character outside the BMP is one underscore too
+  Scenario: a character outside the BMP is two underscores, one per UTF-16 unit
     When "🚀launch" is sanitized
-    Then the sanitized value is "_launch"
+    Then the sanitized value is "__launch"

@@ -157,7 +157,7 @@ Feature: Contract C3 - the MCP config file
     And server "nocwd" is failed
     And the tools are exactly good-stdio_a, good-stdio_b, good-stdio_c, good-stdio_get_balance, good-http_a, good-http_b, good-http_c, good-http_get_balance
 
-  @id:c3-claude-desktop @recommended @src:rec-c3-claude
+  @id:c3-claude-desktop @required @src:spec-c3-claude-superset
   @C3.10
   Scenario: the Claude-desktop form, a command string with args, starts the server
     Given the MCP config file:
