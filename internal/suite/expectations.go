@@ -37,6 +37,28 @@ func expectationsFor(root string, im ports.Implementation) string {
 	return path
 }
 
+// versionedExpectations loads expectations/<name>@<version>.txt for each version one exists
+// for, keyed by version ("0.16.0"); none for a release column, whose name has its version.
+func versionedExpectations(root string, im ports.Implementation, f *Features) (map[string]*result.Expectations, error) {
+	out := map[string]*result.Expectations{}
+	if im.Release != "" {
+		return out, nil
+	}
+	paths, err := filepath.Glob(filepath.Join(root, "expectations", im.Name+"@*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), im.Name+"@"), ".txt")
+		ex, err := LoadExpectations(p, f)
+		if err != nil {
+			return nil, err
+		}
+		out[strings.TrimPrefix(version, "v")] = ex
+	}
+	return out, nil
+}
+
 // fileVersion is the version: line of an expectations file, "" when it has none.
 func fileVersion(path string) string {
 	b, err := os.ReadFile(path)

@@ -146,7 +146,8 @@ type input struct {
 	selected     []Scenario
 	impls        []ports.Implementation
 	expectations []*result.Expectations
-	took         featureTimes // an earlier run's feature times: this run's order, kept up to date at its end
+	byVersion    []map[string]*result.Expectations // per implementation: files written for one version of it
+	took         featureTimes                      // an earlier run's feature times: this run's order, kept up to date at its end
 }
 
 // Validate checks everything a run reads before anything starts, naming the flag or file:line.
@@ -198,8 +199,16 @@ func Validate(o Options) (*input, error) {
 			errs = append(errs, err.Error())
 			continue
 		}
+		// The files written for one version of this column (<name>@<version>.txt) are read
+		// now, so a bad one is bad input before anything runs; hello picks among them.
+		byVersion, err := versionedExpectations(o.Root, im, in.features)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
 		in.impls = append(in.impls, im)
 		in.expectations = append(in.expectations, ex)
+		in.byVersion = append(in.byVersion, byVersion)
 	}
 	for _, d := range []struct {
 		flag string
@@ -355,6 +364,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
 		return res
 	}
+	if ex := in.byVersion[i][strings.TrimPrefix(releaseOf(version), "v")]; ex != nil && ex != res.Expectations {
+		// A column built from a checkout is judged by the file written for its version.
+		res.Expectations = ex
+	}
+	progress(o, "%-9s judged against %s", name, shortPath(res.Expectations.Path))
 	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && releaseOf(ex.Version) != releaseOf(version) {
 		res.VersionWarning = fmt.Sprintf("%s was written against version %q; this run is %q: re-check its entries",
 			shortPath(ex.Path), ex.Version, version)

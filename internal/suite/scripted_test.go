@@ -3,10 +3,12 @@ package suite
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -342,4 +344,56 @@ func TestBreakerWithMoreJobsThanItsThreshold(t *testing.T) {
 		t.Errorf("%d failed, %d not run, unresponsive %q: want at most the first wave (%d) failed, the rest not run",
 			failed, notRun, r.Unresponsive, BreakerThreshold+1)
 	}
+}
+
+// A column is judged by the expectations written for the version its library reports
+// (expectations/<name>@<version>.txt) when there is one, and the run says which file judged it.
+func TestExpectationsFollowTheVersion(t *testing.T) {
+	msg := "unsupported: toolkit.create: toolkit.create is not supported here"
+	entry := "id: g1-pre-change-keys\nrow: openai | run\nstatus: unsupported\nfingerprint: " + result.Fingerprint(msg) +
+		"\nevidence: " + msg + "\nreason: scripted\n"
+	root := scriptedRoot(t, "version: 0.9\n\n"+entry)
+	writeFile(t, filepath.Join(root, "expectations", "python@1.0.txt"), "version: 1.0\n\n"+entry)
+	var progress lockedText
+	r := runScriptedProgress(t, root, "@id:g1-pre-change-keys", &progress, "FAKE_MODE=unsupported")
+	if !strings.HasSuffix(r.Expectations.Path, "python@1.0.txt") || r.VersionWarning != "" {
+		t.Errorf("judged by %q (warning %q); want python@1.0.txt, no warning", r.Expectations.Path, r.VersionWarning)
+	}
+	if !strings.Contains(progress.String(), "judged against expectations/python@1.0.txt") {
+		t.Errorf("the run does not say which file judged it:\n%s", progress.String())
+	}
+	writeFile(t, filepath.Join(root, "expectations", "python@1.1.txt"), "id: no-such-scenario\nstatus: fail\nfingerprint: x\nreason: r\n")
+	if _, err := Validate(Options{Root: root, Ports: []string{"python"}, CallTimeout: 1, ScenarioTimeout: 1, PrepareTimeout: 1,
+		Library: steps.Library()}); err == nil || !strings.Contains(err.Error(), "python@1.1.txt") {
+		t.Errorf("a bad file for another version is not named before the run: %v", err)
+	}
+}
+
+func runScriptedProgress(t *testing.T, root, tags string, progress io.Writer, env ...string) *result.PortResult {
+	t.Helper()
+	rs, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned, Root: root, Cache: t.TempDir(),
+		Ports: []string{"python"}, Tags: tags, CallTimeout: 5 * time.Second, ScenarioTimeout: time.Minute,
+		PrepareTimeout: time.Minute, AdapterEnv: env, Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs[0]
+}
+
+// lockedText is a progress sink the run's goroutines may write at once.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedText) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedText) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
