@@ -281,7 +281,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	if im.Absent != "" && len(o.ImplEnv[name]) > 0 {
 		im.Absent = ""
 	}
+	stopTicking := tick(o, name, "still preparing the adapter")
 	ready, err := ports.PrepareImplementation(ctx, o.Root, o.Cache, im, o.PrepareTimeout, extra...)
+	stopTicking()
 	var np *ports.NotPresent
 	var br *ports.Broken
 	var st *ports.Stopped
@@ -617,4 +619,31 @@ func supports(hello map[string]any, proto *schema.Protocol) *kernel.Supports {
 var notRunWords = map[result.Status]string{
 	result.StatusInterrupted:  "not run: the run was stopped",
 	result.StatusUnresponsive: "not run: the adapter is unresponsive",
+}
+
+// progressEvery is how often a slow step says it is still at it.
+var progressEvery = 15 * time.Second
+
+// tick prints "<name> <what> (Ns)…" every progressEvery until stopped, so a cold venv or a
+// Maven build is not minutes of silence.
+func tick(o Options, name, what string) (stop func()) {
+	if o.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	began := time.Now()
+	go func() {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				progress(o, "%-9s %s (%s)…", name, what, time.Since(began).Round(time.Second))
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
 }

@@ -397,3 +397,19 @@ func (l *lockedText) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// A slow step says it is still at it, and stops saying so when it is done.
+func TestSlowStepsShowProgress(t *testing.T) {
+	saved := progressEvery
+	progressEvery = 20 * time.Millisecond
+	defer func() { progressEvery = saved }()
+	var out lockedText
+	stop := tick(Options{Progress: &out}, "python", "still preparing the adapter")
+	time.Sleep(70 * time.Millisecond)
+	stop()
+	n := strings.Count(out.String(), "python    still preparing the adapter (")
+	time.Sleep(50 * time.Millisecond)
+	if n == 0 || strings.Count(out.String(), "still preparing") != n {
+		t.Errorf("%d progress lines, then more after stop:\n%s", n, out.String())
+	}
+}
