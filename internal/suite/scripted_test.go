@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -354,13 +353,13 @@ func TestExpectationsFollowTheVersion(t *testing.T) {
 		"\nevidence: " + msg + "\nreason: scripted\n"
 	root := scriptedRoot(t, "version: 0.9\n\n"+entry)
 	writeFile(t, filepath.Join(root, "expectations", "python@1.0.txt"), "version: 1.0\n\n"+entry)
-	var progress lockedText
+	var progress lockedBuffer
 	r := runScriptedProgress(t, root, "@id:g1-pre-change-keys", &progress, "FAKE_MODE=unsupported")
 	if !strings.HasSuffix(r.Expectations.Path, "python@1.0.txt") || r.VersionWarning != "" {
 		t.Errorf("judged by %q (warning %q); want python@1.0.txt, no warning", r.Expectations.Path, r.VersionWarning)
 	}
-	if !strings.Contains(progress.String(), "judged against expectations/python@1.0.txt") {
-		t.Errorf("the run does not say which file judged it:\n%s", progress.String())
+	if !strings.Contains(string(progress.Bytes()), "judged against expectations/python@1.0.txt") {
+		t.Errorf("the run does not say which file judged it:\n%s", string(progress.Bytes()))
 	}
 	writeFile(t, filepath.Join(root, "expectations", "python@1.1.txt"), "id: no-such-scenario\nstatus: fail\nfingerprint: x\nreason: r\n")
 	if _, err := Validate(Options{Root: root, Ports: []string{"python"}, CallTimeout: 1, ScenarioTimeout: 1, PrepareTimeout: 1,
@@ -380,36 +379,18 @@ func runScriptedProgress(t *testing.T, root, tags string, progress io.Writer, en
 	return rs[0]
 }
 
-// lockedText is a progress sink the run's goroutines may write at once.
-type lockedText struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedText) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedText) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A slow step says it is still at it, and stops saying so when it is done.
 func TestSlowStepsShowProgress(t *testing.T) {
 	saved := progressEvery
 	progressEvery = 20 * time.Millisecond
 	defer func() { progressEvery = saved }()
-	var out lockedText
+	var out lockedBuffer
 	stop := tick(Options{Progress: &out}, "python", "still preparing the adapter")
 	time.Sleep(70 * time.Millisecond)
 	stop()
-	n := strings.Count(out.String(), "python    still preparing the adapter (")
+	n := strings.Count(string(out.Bytes()), "python    still preparing the adapter (")
 	time.Sleep(50 * time.Millisecond)
-	if n == 0 || strings.Count(out.String(), "still preparing") != n {
-		t.Errorf("%d progress lines, then more after stop:\n%s", n, out.String())
+	if n == 0 || strings.Count(string(out.Bytes()), "still preparing") != n {
+		t.Errorf("%d progress lines, then more after stop:\n%s", n, string(out.Bytes()))
 	}
 }
