@@ -93,6 +93,16 @@ Feature: Contract C8 - http tools
     When the tool "q" is executed with {"q": "a b/c&d=e+f it's (ok)!~*"}
     Then the endpoint received GET with the raw path "/q/a%20b%2Fc%26d%3De%2Bf%20it's%20(ok)!~*"
 
+  @id:c8-query-non-ascii @recommended @src:rec-c8-escape
+  @C8.8
+  Scenario: a non-ASCII query value is escaped as its UTF-8 bytes
+    Given an http tool "find" for GET "{{endpoint}}/find" with:
+      """
+      {"query": ["q"]}
+      """
+    When the tool "find" is executed with {"q": "é🚀ü"}
+    Then the endpoint received the raw query "q=%C3%A9%F0%9F%9A%80%C3%BC"
+
   @id:c8-escape-non-ascii @recommended @src:rec-c8-escape
   @C8.8
   Scenario: a non-ASCII placeholder value is escaped as encodeURIComponent escapes it, as UTF-8
