@@ -100,7 +100,7 @@ func (s *smoke) run() {
 		return
 	}
 	s.hello = r.Result
-	s.ops, s.slots = strings_(r.Result["ops"]), strings_(r.Result["slots"])
+	s.ops, s.slots = adapter.HelloNames(r.Result, "ops"), adapter.HelloNames(r.Result, "slots")
 	unknownOps := slices.DeleteFunc(slices.Clone(s.ops), func(o string) bool {
 		return o == "hello" || o == "shutdown" || slices.Contains(s.proto.Ops(), o)
 	})
@@ -240,15 +240,4 @@ func errOr(err error, r *adapter.Response) string {
 		return "ok"
 	}
 	return fmt.Sprintf("error: %s %s", r.Error.Type, r.Error.Message)
-}
-
-func strings_(v any) []string {
-	list, _ := v.([]any)
-	var out []string
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

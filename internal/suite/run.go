@@ -600,18 +600,7 @@ func releaseOf(version string) string {
 // cannot serve before it is sent.
 func supports(hello map[string]any, proto *schema.Protocol) *kernel.Supports {
 	s := &kernel.Supports{Protocol: proto}
-	for _, key := range []string{"ops", "slots"} {
-		list, _ := hello[key].([]any)
-		for _, v := range list {
-			if name, ok := v.(string); ok {
-				if key == "ops" {
-					s.Ops = append(s.Ops, name)
-				} else {
-					s.Slots = append(s.Slots, name)
-				}
-			}
-		}
-	}
+	s.Ops, s.Slots = adapter.HelloNames(hello, "ops"), adapter.HelloNames(hello, "slots")
 	return s
 }
 
