@@ -83,17 +83,9 @@ func smokeOne(c common, proto *schema.Protocol, name string, env []string) bool 
 	}
 	if failed > 0 {
 		if tail := strings.TrimSpace(p.StderrTail()); tail != "" {
-			fmt.Printf("  adapter stderr (tail):\n%s\n", indentLines(safetext.Text(lastLines(tail, 15))))
+			fmt.Printf("  adapter stderr (tail):\n%s\n", indentLines(ports.TailLines(tail, 15)))
 		}
 	}
 	fmt.Printf("%-9s %d ok, %d failed\n", name, len(s.lines)-failed, failed)
 	return failed == 0
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -93,14 +93,14 @@ func Prepare(ctx context.Context, root, cache, port string, timeout time.Duratio
 	}
 	argv, perr := parseCommand(rawLastLine(out))
 	if perr != nil {
-		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), tailLines(errb, 20)}
+		return nil, &Broken{port, "prepare printed no adapter command: " + perr.Error(), TailLines(errb, 20)}
 	}
 	r := &Ready{Port: port, Argv: argv}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), forkPrefix); ok {
 			fork, ferr := parseCommand(rest)
 			if ferr != nil || !strings.HasPrefix(strings.TrimSpace(rest), "[") {
-				return nil, &Broken{port, "prepare printed a bad fork-server line: " + safetext.Short(rest, 200), tailLines(errb, 20)}
+				return nil, &Broken{port, "prepare printed a bad fork-server line: " + safetext.Short(rest, 200), TailLines(errb, 20)}
 			}
 			r.ForkArgv = fork
 		}
@@ -118,13 +118,13 @@ func BuildCheckout(ctx context.Context, root, cache, port, dir string, timeout t
 		return nil, log, err
 	}
 	if strings.TrimSpace(out) == "" {
-		return nil, log, &Broken{port, "prepare --build-checkout printed no NAME=value line", tailLines(log, 20)}
+		return nil, log, &Broken{port, "prepare --build-checkout printed no NAME=value line", TailLines(log, 20)}
 	}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		l = strings.TrimRight(l, "\r")
 		name, _, ok := strings.Cut(l, "=")
 		if !ok || !envNameRe.MatchString(name) {
-			return nil, log, &Broken{port, fmt.Sprintf("prepare --build-checkout printed %q, not NAME=value", safetext.Short(l, 200)), tailLines(log, 20)}
+			return nil, log, &Broken{port, fmt.Sprintf("prepare --build-checkout printed %q, not NAME=value", safetext.Short(l, 200)), TailLines(log, 20)}
 		}
 		vars = append(vars, l)
 	}
@@ -157,7 +157,7 @@ func runPrepare(ctx context.Context, root, cache, port string, timeout time.Dura
 		return "", stderr, &Stopped{port, context.Cause(parent)}
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return "", stderr, &Broken{port, fmt.Sprintf("prepare took longer than %s (--prepare-timeout)", timeout), tailLines(stderr, 20)}
+		return "", stderr, &Broken{port, fmt.Sprintf("prepare took longer than %s (--prepare-timeout)", timeout), TailLines(stderr, 20)}
 	}
 	var exit *exec.ExitError
 	switch {
@@ -167,9 +167,9 @@ func runPrepare(ctx context.Context, root, cache, port string, timeout time.Dura
 		return "", stderr, &NotPresent{port, cleanReason(port, lastLine(stderr, "prepare said not present"))}
 	case errors.As(err, &exit):
 		return "", stderr, &Broken{port, fmt.Sprintf("prepare failed (exit %d): %s", exit.ExitCode(),
-			lastLine(stderr, "no output")), tailLines(stderr, 20)}
+			lastLine(stderr, "no output")), TailLines(stderr, 20)}
 	default:
-		return "", stderr, &Broken{port, "prepare could not run: " + err.Error(), tailLines(stderr, 20)}
+		return "", stderr, &Broken{port, "prepare could not run: " + err.Error(), TailLines(stderr, 20)}
 	}
 }
 
@@ -223,8 +223,8 @@ func rawLastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// tailLines is the output's last n lines, each escaped and capped, the whole capped too.
-func tailLines(s string, n int) string {
+// TailLines is the output's last n lines, each escaped and capped, the whole capped too.
+func TailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
