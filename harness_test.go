@@ -45,7 +45,7 @@ func TestUnpack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"SPEC.md", "fixtures/catalogue.txt", "features/parity/cross-port-parity.feature",
-		"schema/protocol.schema.json", "expectations/python.txt", "runners/python/adapter.py", "runners/go/go.mod", "reference/go.mod",
+		"schema/protocol.schema.json", "expectations/python@0.21.0.txt", "runners/python/adapter.py", "runners/go/go.mod", "reference/go.mod",
 		"runners/python/port.json", "runners/go/port.json"} { // the manifests travel too: they say which ports exist
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("unpacked tree lacks %s: %v", p, err)

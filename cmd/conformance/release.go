@@ -121,11 +121,11 @@ func (p *plan) join(o suite.Options, set *ports.Set, ran []*result.PortResult, i
 				return nil, err
 			}
 		}
-		ex, err := suite.LoadExpectations(suite.ExpectationsPath(o.Root, i), features)
+		im, err := set.Resolve(i)
 		if err != nil {
 			return nil, err
 		}
-		im, err := set.Resolve(i)
+		ex, err := suite.ExpectationsOf(o.Root, im, features)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,7 @@ type HTTPServer struct {
 
 	mu   sync.Mutex
 	reqs []HTTPRequest
+	sse  bool // served over the SSE transport only (StartSSEWith)
 }
 
 // URL is what a client config's "url" should be.
@@ -47,6 +48,21 @@ func (h *HTTPServer) Stalls() int { return int(h.stalls.Load()) }
 // Listed is the number of tools/list requests the fake answered: evidence that the client
 // had listed it.
 func (h *HTTPServer) Listed() int { return int(h.lists.Load()) }
+
+// SSEOnly reports whether the fake speaks the SSE transport only, and how many GETs opened
+// its event stream at /sse: a client with no SSE fallback never sends one.
+func (h *HTTPServer) SSEOnly() (bool, int) {
+	if !h.sse {
+		return false, 0
+	}
+	n := 0
+	for _, q := range h.Requests() {
+		if q.Method == http.MethodGet && q.Path == "/sse" {
+			n++
+		}
+	}
+	return true, n
+}
 
 // Close ends every MCP session and connection and stops the server.
 func (h *HTTPServer) Close() { h.srv.Close() }
@@ -114,7 +130,7 @@ func StartSSEWith(opts HTTPOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &HTTPServer{}
+	h := &HTTPServer{sse: true}
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	// Only SSE-session messages may stall: a streamable POST is refused first, so a client
 	// with no SSE fallback is never counted as having reached the stalled phase.

@@ -57,10 +57,12 @@ type PortResults struct {
 	VersionWarning string `json:"versionWarning"`
 	// Strict: flaky and inconclusive verdicts counted as red (--strict).
 	Strict bool `json:"strict,omitempty"`
-	// Expectations is expectations/<implementation>.txt as the run read it.
-	Expectations []ExpectationEntry `json:"expectations"`
-	Cells        map[string]string  `json:"cells"`
-	Scenarios    []ScenarioResult   `json:"scenarios"`
+	// ExpectationsFile is the file that judged the implementation (expectations/<file>);
+	// Expectations its entries as the run read them.
+	ExpectationsFile string             `json:"expectationsFile,omitempty"`
+	Expectations     []ExpectationEntry `json:"expectations"`
+	Cells            map[string]string  `json:"cells"`
+	Scenarios        []ScenarioResult   `json:"scenarios"`
 	// Parity is X.4 over every contract scenario that passed (shown, never a verdict).
 	Parity *result.Parity `json:"parity,omitempty"`
 }
@@ -129,6 +131,7 @@ func NewResults(cat [][2]string, results []*result.PortResult, v ...result.Versi
 			VersionWarning: r.VersionWarning, Strict: r.Strict, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
 			Scenarios: []ScenarioResult{}, Parity: r.Parity}
 		if r.Expectations != nil {
+			p.ExpectationsFile = expectationsFile(r)
 			for _, x := range r.Expectations.Entries {
 				p.Expectations = append(p.Expectations, ExpectationEntry{ID: x.Key.ID, Scenario: x.Key.Feature + ": " + x.Key.Name,
 					Row: x.Key.Row, Status: string(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence,

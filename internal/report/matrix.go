@@ -43,6 +43,7 @@ func Matrix(w io.Writer, ids []string, results []*result.PortResult, color, verb
 	}
 	// What needs no action first; what is red last, above the summary, where the eye lands.
 	textKnown(w, results, verbose)
+	textUnconfirmed(w, results)
 	textParity(w, results, verbose)
 	textRed(w, results, color)
 	fmt.Fprintln(w)

@@ -43,7 +43,7 @@ func (p PortResults) PortResult() *result.PortResult {
 	r := &result.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
 		Reason: p.Reason, LogTail: p.LogTail, HarnessErr: p.HarnessError, Interrupted: p.Interrupted,
 		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]result.Verdict{},
-		Expectations: &result.Expectations{}, Parity: p.Parity}
+		Expectations: &result.Expectations{Path: p.ExpectationsFile}, Parity: p.Parity}
 	if p.Present {
 		r.Identity = map[string]any{"library": p.Library, "version": p.Version, "runtime": p.Runtime}
 	}
@@ -54,7 +54,8 @@ func (p PortResults) PortResult() *result.PortResult {
 		feature, name, _ := strings.Cut(x.Scenario, ": ")
 		r.Expectations.Entries = append(r.Expectations.Entries, &result.Entry{
 			Key:    result.Key{ID: x.ID, Feature: feature, Name: name, Row: x.Row},
-			Status: result.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line})
+			Status: result.Status(x.Status), Fingerprint: x.Fingerprint, Evidence: x.Evidence, Reason: x.Reason, Line: x.Line,
+			File: p.ExpectationsFile})
 	}
 	for i, s := range p.Scenarios {
 		o := result.Outcome{Scenario: s.Name, URI: s.URI, Tags: append([]string(nil), s.Tags...), Status: result.Status(s.Status),

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
@@ -62,14 +63,18 @@ func textKnown(w io.Writer, results []*result.PortResult, verbose bool) {
 				}
 			}
 			if n > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", r.Port, n))
+				part := fmt.Sprintf("%s %d", r.Port, n)
+				if f := expectationsFile(r); f != "" {
+					part += " in " + f
+				}
+				parts = append(parts, part)
 			}
 		}
-		fmt.Fprintf(w, "\n%s, as expectations/<implementation>.txt lists them (%s; --verbose lists them with their evidence)\n",
+		fmt.Fprintf(w, "\n%s, as their expectations list them (%s; --verbose lists them with their evidence)\n",
 			plural(known, "known failure", "known failures"), strings.Join(parts, ", "))
 		return
 	}
-	fmt.Fprintf(w, "\n%s, listed in expectations/<implementation>.txt:\n", plural(known, "known failure", "known failures"))
+	fmt.Fprintf(w, "\n%s, as their expectations list them:\n", plural(known, "known failure", "known failures"))
 	for _, r := range results {
 		for i := range r.Scenarios {
 			if knownScenario(r, i) {
@@ -79,6 +84,34 @@ func textKnown(w io.Writer, results []*result.PortResult, verbose bool) {
 			}
 		}
 	}
+}
+
+// textUnconfirmed names each expectation entry whose scenario was inconclusive in every
+// attempt: timing, or an entry whose failure the scenario can no longer reach (stale). Not red
+// (inconclusive never is without --strict), but named, so a stale entry cannot hide.
+func textUnconfirmed(w io.Writer, results []*result.PortResult) {
+	var lines []string
+	for _, r := range results {
+		for i := range r.Scenarios {
+			if j := judgedAt(r, i); j.Verdict == result.Inconclusive && j.Entry != nil {
+				lines = append(lines, fmt.Sprintf("  %-9s %s %s (%s)", r.Port, j.Entry.Where(), j.Key, j.Entry.Status))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s not confirmed: the scenario was inconclusive in every attempt (timing, or a stale entry):\n%s\n",
+		plural(len(lines), "expectation entry", "expectation entries"), strings.Join(lines, "\n"))
+}
+
+// expectationsFile is the file that judged r, as expectations/<file> ("" when the results
+// were read back from results.json, which does not name it).
+func expectationsFile(r *result.PortResult) string {
+	if r.Expectations == nil || r.Expectations.Path == "" {
+		return ""
+	}
+	return filepath.Join("expectations", filepath.Base(r.Expectations.Path))
 }
 
 // textPortState writes what is red about an implementation as a whole: broken, absent though

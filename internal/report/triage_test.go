@@ -80,7 +80,7 @@ func checkTriage(t *testing.T, format, out string, redAt int) {
 // and what is red last: the new failure's evidence, then its headline, then the summary.
 func TestMatrixShowsRedLast(t *testing.T) {
 	out := matrixText(triageRun(), false)
-	known := strings.Index(out, "3 known failures, as expectations/<implementation>.txt lists them (node 3;")
+	known := strings.Index(out, "3 known failures, as their expectations list them (node 3 in expectations/node.txt;")
 	red := strings.Index(out, "--- node: "+newName)
 	headline := strings.Index(out, "1 new or changed: 1 fail (evidence above)")
 	summary := strings.Index(out, "node      2 pass")
@@ -210,5 +210,25 @@ func TestMatrixCountsPortStates(t *testing.T) {
 		strings.Index(out, "--- csharp: not present (required")
 	if heading < 0 || broken < 0 || required < broken || heading < required || strings.Contains(out, "nothing new") || strings.Contains(out, "--- js") {
 		t.Errorf("want the broken java and the required csharp counted and shown, js (optional) not:\n%s", out)
+	}
+}
+
+// An entry whose scenario was inconclusive is named with its file:line, not red.
+func TestUnconfirmedEntryIsNamed(t *testing.T) {
+	results := allKnown()
+	node := results[0]
+	e := node.Expectations.Entries[0]
+	for i := range node.Judged {
+		if node.Judged[i].Entry == e {
+			node.Scenarios[i].Status = result.StatusInconclusive
+			node.Judged[i].Status, node.Judged[i].Verdict = result.StatusInconclusive, result.Inconclusive
+		}
+	}
+	out := matrixText(results, false)
+	if !strings.Contains(out, "1 expectation entry not confirmed") || len(linesWith(out, "expectations/node.txt:3")) != 1 {
+		t.Errorf("terminal: the unconfirmed entry is not named at its line:\n%s", out)
+	}
+	if !strings.Contains(out, "nothing new or changed") {
+		t.Errorf("terminal: an unconfirmed entry must not be red:\n%s", out)
 	}
 }

@@ -36,7 +36,7 @@ type Entry struct {
 	// an unexpected pass (a failure must still match a listed fingerprint).
 	Flaky string
 	Line  int    // of "id:"
-	File  string // the file, relative to the root ("expectations/python.txt")
+	File  string // the file, relative to the root ("expectations/python@0.21.0.txt")
 }
 
 // Find is the entry for one scenario, or nil.

@@ -82,7 +82,7 @@ func judgeAttempts(key result.Key, o result.Outcome, e *result.Entry) result.Jud
 	n := len(o.Attempts)
 	switch {
 	case len(passed) == 0 && len(failed) == 0:
-		last.Note = fmt.Sprintf("inconclusive in all %d attempts", n)
+		last.Note = joinNote(fmt.Sprintf("inconclusive in all %d attempts", n), last.Note)
 	case len(failed) == 0:
 		j := passed[len(passed)-1]
 		j.Attempts, j.Note = o.Attempts, joinNote(j.Note, attemptsNote(o.Attempts))

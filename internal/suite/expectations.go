@@ -10,68 +10,8 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
-	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
-
-// ExpectationsPath is where an implementation's expectations live.
-func ExpectationsPath(root, implementation string) string {
-	return filepath.Join(root, "expectations", implementation+".txt")
-}
-
-// expectationsFor is the file an implementation is judged against: its own; for a release
-// column (<port>@<release>) without a file of its own, the port's file when that file was
-// written against the same release (python@0.21.0 and python at 0.21.0 are one library).
-func expectationsFor(root string, im ports.Implementation) string {
-	path := ExpectationsPath(root, im.Name)
-	if im.Release == "" {
-		return path
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return path
-	}
-	own := ExpectationsPath(root, im.Port)
-	if v := fileVersion(own); v != "" && strings.TrimPrefix(releaseOf(v), "v") == strings.TrimPrefix(im.Release, "v") {
-		return own
-	}
-	return path
-}
-
-// versionedExpectations loads expectations/<name>@<version>.txt for each version one exists
-// for, keyed by version ("0.16.0"); none for a release column, whose name has its version.
-func versionedExpectations(root string, im ports.Implementation, f *Features) (map[string]*result.Expectations, error) {
-	out := map[string]*result.Expectations{}
-	if im.Release != "" {
-		return out, nil
-	}
-	paths, err := filepath.Glob(filepath.Join(root, "expectations", im.Name+"@*.txt"))
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range paths {
-		version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), im.Name+"@"), ".txt")
-		ex, err := LoadExpectations(p, f)
-		if err != nil {
-			return nil, err
-		}
-		out[strings.TrimPrefix(version, "v")] = ex
-	}
-	return out, nil
-}
-
-// fileVersion is the version: line of an expectations file, "" when it has none.
-func fileVersion(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "version:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
 
 // LoadExpectations reads and checks one file against the declared scenarios: every entry must
 // name a scenario that exists, once, with a status, a fingerprint and a reason. Every problem
@@ -264,7 +204,11 @@ func UpdateExpectations(e *result.Expectations, r *result.PortResult) (added, ch
 // WriteExpectations saves e to its file, in the format result.Expectations describes.
 func WriteExpectations(e *result.Expectations, implementation string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Expectations for the %s implementation: scenarios it is known not to pass, with the\n", implementation)
+	of := implementation
+	if file := strings.TrimSuffix(filepath.Base(e.Path), ".txt"); file != implementation {
+		of += " (" + file + ": the column's library reports that release)"
+	}
+	fmt.Fprintf(&b, "# Expectations for %s: scenarios it is known not to pass, with the\n", of)
 	b.WriteString("# evidence the run saw (format: SPEC.md §2). `conformance run --ports " + implementation + " --update-expected`\n")
 	b.WriteString("# rewrites the entries of the scenarios it ran; UNVERIFIED reasons must be checked and reworded.\n")
 	fmt.Fprintf(&b, "version: %s\n", e.Version)

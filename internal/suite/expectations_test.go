@@ -246,30 +246,6 @@ func TestFlakyEntry(t *testing.T) {
 	}
 }
 
-// A release column without a file of its own is judged against the port's file when that
-// file was written against the same release; another release gets its own (maybe absent) file.
-func TestReleaseColumnFindsThePortsExpectations(t *testing.T) {
-	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "expectations", "python.txt"), "version: 0.21.0\n")
-	writeFile(t, filepath.Join(root, "expectations", "js@0.15.0.txt"), "version: 0.15.0\n")
-	writeFile(t, filepath.Join(root, "expectations", "js.txt"), "version: 0.15.0\n")
-	for name, want := range map[string]string{
-		"python@0.21.0":  "python.txt",
-		"python@v0.21.0": "python.txt",
-		"python@0.15.0":  "python@0.15.0.txt",
-		"js@0.15.0":      "js@0.15.0.txt", // its own file wins
-		"python":         "python.txt",
-	} {
-		im, err := ports.ResolveIn(realRoot(t), name) // the harness's manifests, these expectations
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := filepath.Base(expectationsFor(root, im)); got != want {
-			t.Errorf("%s: judged against %s, want %s", name, got, want)
-		}
-	}
-}
-
 func TestLongExpectationsLineNamesFileAndLine(t *testing.T) {
 	f := realFeatures(t)
 	path := writeExpectations(t, "version: 1\n\nid: g1-pre-change-keys\nevidence: "+strings.Repeat("x", 2<<20)+"\n")
@@ -319,5 +295,22 @@ func TestMisdeclaredScenarioIsNamedAtItsLine(t *testing.T) {
 	out.Harness = "the step asserts a bound of 2100 ms, but the scenario declares @within:2000"
 	if got, want := misdeclared(f, out), fmt.Sprintf("%s:%d: scenario %q: the step asserts", s.File, s.Line, s.Key.Name); !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start with %q", got, want)
+	}
+}
+
+// An entry whose status the scenario no longer ends with is stale: red, and named as such at
+// its file:line; an entry whose scenario was inconclusive is named as not confirmed.
+func TestStaleEntriesAreNamed(t *testing.T) {
+	f := realFeatures(t)
+	known := g14(f, t, "anthropic", "run")
+	r := judged(f, listed(known, result.StatusUnsupported, "no such op"), outcomeOf(known, result.StatusFail, knownMessage))
+	if j := r.Judged[0]; j.Verdict != result.KnownDifferent || !r.Red() ||
+		!strings.Contains(j.Note, "stale entry at expectations/js.txt:3: it says unsupported, the scenario now ends fail") {
+		t.Errorf("verdict %s, red %v, note %q: want a red stale entry named at its line", j.Verdict, r.Red(), j.Note)
+	}
+	r = judged(f, listed(known, result.StatusFail, knownMessage), outcomeOf(known, result.StatusInconclusive, "the stall was never entered"))
+	if j := r.Judged[0]; j.Verdict != result.Inconclusive || r.Red() ||
+		!strings.Contains(j.Note, "the entry at expectations/js.txt:3 (fail) was not confirmed") {
+		t.Errorf("verdict %s, red %v, note %q: want inconclusive naming the unconfirmed entry", j.Verdict, r.Red(), j.Note)
 	}
 }

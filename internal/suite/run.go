@@ -145,9 +145,8 @@ type input struct {
 	features     *Features
 	selected     []Scenario
 	impls        []ports.Implementation
-	expectations []*result.Expectations
-	byVersion    []map[string]*result.Expectations // per implementation: files written for one version of it
-	took         featureTimes                      // an earlier run's feature times: this run's order, kept up to date at its end
+	expectations []*expectFiles
+	took         featureTimes // an earlier run's feature times: this run's order, kept up to date at its end
 }
 
 // Validate checks everything a run reads before anything starts, naming the flag or file:line.
@@ -194,21 +193,15 @@ func Validate(o Options) (*input, error) {
 			errs = append(errs, "--ports: "+err.Error())
 			continue
 		}
-		ex, err := LoadExpectations(expectationsFor(o.Root, im), in.features)
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
-		}
-		// The files written for one version of this column (<name>@<version>.txt) are read
-		// now, so a bad one is bad input before anything runs; hello picks among them.
-		byVersion, err := versionedExpectations(o.Root, im, in.features)
+		// Every file this column may be judged by is read now, so a bad one is bad input
+		// before anything runs; hello's version picks among them.
+		files, err := loadExpectFiles(o.Root, im, in.features)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
 		in.impls = append(in.impls, im)
-		in.expectations = append(in.expectations, ex)
-		in.byVersion = append(in.byVersion, byVersion)
+		in.expectations = append(in.expectations, files)
 	}
 	for _, d := range []struct {
 		flag string
@@ -271,7 +264,7 @@ func cause(ctx context.Context) string {
 
 func runImplementation(ctx context.Context, o Options, in *input, i int, proto *schema.Protocol, shared kernel.Shared) *result.PortResult {
 	im, name := in.impls[i], in.impls[i].Name
-	res := &result.PortResult{Port: name, Expectations: in.expectations[i], Strict: o.Strict,
+	res := &result.PortResult{Port: name, Expectations: in.expectations[i].before(), Strict: o.Strict,
 		Required: im.Required || slices.Contains(o.Required, name)}
 	began := time.Now()
 	defer func() { res.Timing.Wall = time.Since(began) }()
@@ -366,14 +359,9 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
 		return res
 	}
-	if ex := in.byVersion[i][strings.TrimPrefix(releaseOf(version), "v")]; ex != nil && ex != res.Expectations {
-		// A column built from a checkout is judged by the file written for its version.
-		res.Expectations = ex
-	}
+	res.Expectations, res.VersionWarning = in.expectations[i].choose(version)
 	progress(o, "%-9s judged against %s", name, shortPath(res.Expectations.Path))
-	if ex := res.Expectations; len(ex.Entries) > 0 && ex.Version != "" && releaseOf(ex.Version) != releaseOf(version) {
-		res.VersionWarning = fmt.Sprintf("%s was written against version %q; this run is %q: re-check its entries",
-			shortPath(ex.Path), ex.Version, version)
+	if res.VersionWarning != "" {
 		progress(o, "%-9s warning: %s", name, res.VersionWarning)
 	}
 	adapters.fill(ctx)

@@ -33,6 +33,10 @@ func judgeOne(key result.Key, o result.Outcome, e *result.Entry) result.Judged {
 		return j
 	case result.StatusInconclusive:
 		j.Verdict, j.Evidence = result.Inconclusive, result.Evidence(o.Message)
+		if e != nil {
+			// Timing, or an entry whose failure this scenario can no longer reach: say which.
+			j.Note = fmt.Sprintf("the entry at %s (%s) was not confirmed: the scenario never reached its situation", e.Where(), e.Status)
+		}
 		return j
 	case result.StatusPass:
 		j.Verdict = result.Pass
@@ -53,6 +57,11 @@ func judgeOne(key result.Key, o result.Outcome, e *result.Entry) result.Judged {
 	case e.Status == o.Status && e.Matches(j.Fingerprint):
 		j.Verdict = result.KnownFailure
 		j.Note = "known, listed in " + e.Where() + ": " + e.Reason
+	case e.Status != o.Status:
+		// The entry's status is one this scenario no longer ends with: the entry is stale.
+		j.Verdict = result.KnownDifferent
+		j.Note = fmt.Sprintf("stale entry at %s: it says %s, the scenario now ends %s [%s] %q; re-record it (--update-expected) and check its reason",
+			e.Where(), e.Status, o.Status, j.Fingerprint, j.Evidence)
 	default:
 		j.Verdict = result.KnownDifferent
 		j.Note = fmt.Sprintf("listed in %s as %s [%s] %q but now %s [%s] %q",

@@ -121,6 +121,11 @@ func (w *World) sawPhase(name, phase string) error {
 	if !ok {
 		return fmt.Errorf("harness: %q is not a stalling fake of this scenario", name)
 	}
+	if sse, gets := h.SSEOnly(); sse && gets == 0 && h.Stalls() == 0 {
+		// Not timing: the port never tried the SSE fallback g3-sse-only-fallback judges, so
+		// this SSE-only server's phase cannot be reached by any attempt.
+		return &kernel.Blocked{By: "g3-sse-only-fallback", Why: fmt.Sprintf("the SSE-only fake %q never had its event stream opened (no GET /sse; %d connections): the client never tried the SSE fallback, so it never reached %s", name, h.Connections(), phase)}
+	}
 	if h.Stalls() == 0 {
 		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake %q never received %s (%d connections): the client stopped earlier", name, phase, h.Connections())}
 	}

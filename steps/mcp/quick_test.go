@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +102,33 @@ func TestQuickPremiseNeedsEveryRegisteredStallReached(t *testing.T) {
 	}
 	if why := w.stalls().Unreached(); why != "" {
 		t.Errorf("the stall was reached, yet: %q", why)
+	}
+}
+
+// An SSE-only stall that no GET ever opened is blocked by the missing fallback (a failure
+// naming g3-sse-only-fallback), not inconclusive; once the client holds an SSE session and
+// still has not reached the phase, it is a timing question again.
+func TestSSEOnlyStallNeverOpenedIsBlocked(t *testing.T) {
+	stuck, err := mcpfake.StartSSEStalling("tools/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	w := detached(t)
+	w.mcp().HTTP["stuck"] = stuck
+	var blocked *kernel.Blocked
+	if err := w.sawPhase("stuck", "tools/list"); !errors.As(err, &blocked) || blocked.By != "g3-sse-only-fallback" {
+		t.Fatalf("no GET /sse: %v; want blocked by g3-sse-only-fallback", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.SSEClientTransport{Endpoint: stuck.URL()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var inconclusive *kernel.Inconclusive
+	if err := w.sawPhase("stuck", "tools/list"); !errors.As(err, &inconclusive) {
+		t.Errorf("an SSE session held, tools/list not yet sent: %v; want inconclusive", err)
 	}
 }
