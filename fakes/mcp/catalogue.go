@@ -33,11 +33,14 @@ const (
 	// CatalogueEnv has env (stdio only: the child's view of its environment and cwd) and
 	// echo.
 	CatalogueEnv = "env"
+	// CatalogueRendering has two structuredContent tools wider than C4's examples: every
+	// JSON type, nesting, string escapes and non-ASCII (r_struct_all), number edges (r_num_edges).
+	CatalogueRendering = "rendering"
 )
 
 // Catalogues lists every catalogue name, CatalogueDefault first.
 func Catalogues() []string {
-	return []string{CatalogueDefault, CatalogueAwkward, CatalogueResults, CatalogueSchema, CataloguePaged, CatalogueEnv}
+	return []string{CatalogueDefault, CatalogueAwkward, CatalogueResults, CatalogueSchema, CataloguePaged, CatalogueEnv, CatalogueRendering}
 }
 
 // ValidCatalogue reports whether name is a catalogue ("" is the default).
@@ -55,6 +58,13 @@ const (
 	StructEmptyRaw = `{}`                                                           // r_struct_empty
 	NumRaw         = `{"f":1.0,"g":1e2,"h":-0.5,"i":1.5e-7}`                        // r_num
 	BadOutRaw      = `{"n":"x"}`                                                    // r_badout: breaks BadOutSchema
+	// StructAllRaw (r_struct_all): every JSON type, empty and nested containers, a non-ASCII
+	// and an empty key, and a string holding every escape JSON has, DEL, U+2028/U+2029 and
+	// non-ASCII written as \u escapes (a surrogate pair for the rocket).
+	StructAllRaw = `{"s":"q\"b\\s\/e\b\f\n\r\t c\u0001\u001f d\u007f l\u2028p\u2029 \u00e9\ud83d\ude80 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key"}`
+	// NumEdgesRaw (r_num_edges): negative zero, exponents both ways past JavaScript's
+	// switch-over points (1e21, 1e-7), the extremes of a double, a sum that is not exact.
+	NumEdgesRaw = `{"z":-0,"p":0.1,"big":1e21,"bigger":1.5E+300,"small":1E-7,"smaller":123e-20,"tiny":5e-324,"max":1.7976931348623157e308,"int":-42,"exp":2e0,"frac":0.30000000000000004,"under":0.000001,"over":100000000000000000000,"neg":-1.25e-10}`
 	BadOutSchema   = `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
 )
 
@@ -189,6 +199,8 @@ func catalogue(name string) []catalogueTool {
 			})
 		}
 		return out
+	case CatalogueRendering:
+		return []catalogueTool{result("r_struct_all", StructAllRaw, false, text("ignored")), result("r_num_edges", NumEdgesRaw, false)}
 	case CatalogueEnv:
 		return []catalogueTool{{
 			ToolInfo: ToolInfo{Name: "env", Description: Description("env"), InputSchema: json.RawMessage(emptySchema), StdioOnly: true},

@@ -76,6 +76,37 @@ Feature: Contract C4 - how an MCP tool's result becomes a ToolResult
       {"f":1,"g":100,"h":-0.5,"i":1.5e-7}
       """
 
+  @id:c4-struct-all-types @required @src:spec-c4-struct
+  @C4.4
+  Scenario Outline: every JSON type, escape and non-ASCII character is written as JSON.stringify writes it (<transport>)
+    Given an MCP server "w" over <transport> listing the rendering tools
+    When the tool "w_r_struct_all" is executed with {}
+    Then the execute result is not an error
+    And the execute output is exactly, with ⟨U+XXXX⟩ standing for that code point:
+      """
+      {"s":"q\"b\\s/e\b\f\n\r\t c\u0001\u001f d⟨U+007F⟩ l⟨U+2028⟩p⟨U+2029⟩ é🚀 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key"}
+      """
+
+    Examples:
+      | transport       |
+      | streamable HTTP |
+      | stdio           |
+
+  @id:c4-struct-number-edges @required @src:spec-c4-struct
+  @C4.5
+  Scenario Outline: number edges in structuredContent are written as JavaScript writes them (<transport>)
+    Given an MCP server "w" over <transport> listing the rendering tools
+    When the tool "w_r_num_edges" is executed with {}
+    Then the execute output is exactly:
+      """
+      {"z":0,"p":0.1,"big":1e+21,"bigger":1.5e+300,"small":1e-7,"smaller":1.23e-18,"tiny":5e-324,"max":1.7976931348623157e+308,"int":-42,"exp":2,"frac":0.30000000000000004,"under":0.000001,"over":100000000000000000000,"neg":-1.25e-10}
+      """
+
+    Examples:
+      | transport       |
+      | streamable HTTP |
+      | stdio           |
+
   @id:c4-struct-empty @required @src:spec-c4-text
   @C4.6
   Scenario: an empty structuredContent {} is the output, not the text parts

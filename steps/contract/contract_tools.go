@@ -3,7 +3,10 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
@@ -40,6 +43,7 @@ func registerContractToolSteps(sc *kernel.Steps) {
 	sc.Step(`^the execute result is an error whose output is exactly "([^"]*)"$`, (*World).executeErrorExactly)
 	sc.Step(`^the execute result is an error with a non-empty output$`, (*World).executeErrorNonEmpty)
 	sc.Step(`^the execute output is exactly:$`, (*World).executeOutputDoc)
+	sc.Step(`^the execute output is exactly, with ⟨U\+XXXX⟩ standing for that code point:$`, (*World).executeOutputCodePoints)
 	sc.Step(`^the execute result is not an error$`, (*World).executeNotError)
 	sc.Step(`^the execute output contains "([^"]*)"$`, (*World).executeOutputContains)
 	sc.Step(`^the execute output contains "([^"]*)" and then "([^"]*)"$`, (*World).executeOutputContainsInOrder)
@@ -374,12 +378,36 @@ func (w *World) executeErrorNonEmpty() error {
 }
 
 func (w *World) executeOutputDoc(doc *godog.DocString) error {
+	return w.executeOutputIs(doc.Content)
+}
+
+// codePointRe is how a feature writes a character it cannot show: ⟨U+2028⟩.
+var codePointRe = regexp.MustCompile(`⟨U\+([0-9A-F]{4,6})⟩`)
+
+// executeOutputCodePoints is executeOutputDoc for an output holding characters a feature
+// file should not carry raw (controls, line separators): each ⟨U+XXXX⟩ stands for one.
+func (w *World) executeOutputCodePoints(doc *godog.DocString) error {
+	var bad error
+	want := codePointRe.ReplaceAllStringFunc(doc.Content, func(m string) string {
+		n, err := strconv.ParseUint(codePointRe.FindStringSubmatch(m)[1], 16, 32)
+		if err != nil || !utf8.ValidRune(rune(n)) {
+			bad = fmt.Errorf("harness: %s is not a code point", m)
+		}
+		return string(rune(n))
+	})
+	if bad != nil {
+		return bad
+	}
+	return w.executeOutputIs(want)
+}
+
+func (w *World) executeOutputIs(want string) error {
 	r, err := w.executeResult()
 	if err != nil {
 		return err
 	}
-	if r["output"] != doc.Content {
-		return fmt.Errorf("execute output differs byte for byte:\n got %s\nwant %s", common.CompactJSON(r["output"]), common.CompactJSON(doc.Content))
+	if r["output"] != want {
+		return fmt.Errorf("execute output differs byte for byte:\n got %s\nwant %s", common.CompactJSON(r["output"]), common.CompactJSON(want))
 	}
 	return nil
 }
