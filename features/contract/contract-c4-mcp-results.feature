@@ -190,3 +190,24 @@ Feature: Contract C4 - how an MCP tool's result becomes a ToolResult
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c4-struct-all-fed-back @required @src:spec-c4-feedback @src:spec-c4-struct
+  @C4.13
+  Scenario Outline: in the <style> <mode> loop the model gets every JSON type, escape and non-ASCII character back as JSON.stringify writes them
+    Given an <style> client
+    And an MCP server "w" over stdio listing the rendering tools
+    And the toolkit is built
+    And the fake LLM first calls the tool "w_r_struct_all" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool result sent back in LLM request 2 is exactly, with ⟨U+XXXX⟩ standing for that code point:
+      """
+      {"s":"q\"b\\s/e\b\f\n\r\t c\u0001\u001f d⟨U+007F⟩ l⟨U+2028⟩p⟨U+2029⟩ é🚀 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key"}
+      """
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |

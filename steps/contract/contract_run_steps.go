@@ -18,6 +18,7 @@ func registerContractRunSteps(sc *kernel.Steps) {
 	sc.Step(`^the run's tool call (\d+) has the metadata (.+)$`, (*World).runCallMetadata)
 	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly "([^"]*)"$`, (*World).toolResultSentBack)
 	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly:$`, (*World).toolResultSentBackDoc)
+	sc.Step(`^the tool result sent back in LLM request (\d+) is exactly, with ⟨U\+XXXX⟩ standing for that code point:$`, (*World).toolResultSentBackCodePoints)
 }
 
 func (w *World) lastRun() (map[string]any, error) {
@@ -109,4 +110,12 @@ func (w *World) toolResultSentBack(n int, want string) error {
 
 func (w *World) toolResultSentBackDoc(n int, doc *godog.DocString) error {
 	return w.toolResultSentBack(n, doc.Content)
+}
+
+func (w *World) toolResultSentBackCodePoints(n int, doc *godog.DocString) error {
+	want, err := common.CodePoints(doc.Content)
+	if err != nil {
+		return err
+	}
+	return w.toolResultSentBack(n, want)
 }

@@ -3,10 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
@@ -381,22 +378,12 @@ func (w *World) executeOutputDoc(doc *godog.DocString) error {
 	return w.executeOutputIs(doc.Content)
 }
 
-// codePointRe is how a feature writes a character it cannot show: ⟨U+2028⟩.
-var codePointRe = regexp.MustCompile(`⟨U\+([0-9A-F]{4,6})⟩`)
-
 // executeOutputCodePoints is executeOutputDoc for an output holding characters a feature
 // file should not carry raw (controls, line separators): each ⟨U+XXXX⟩ stands for one.
 func (w *World) executeOutputCodePoints(doc *godog.DocString) error {
-	var bad error
-	want := codePointRe.ReplaceAllStringFunc(doc.Content, func(m string) string {
-		n, err := strconv.ParseUint(codePointRe.FindStringSubmatch(m)[1], 16, 32)
-		if err != nil || !utf8.ValidRune(rune(n)) {
-			bad = fmt.Errorf("harness: %s is not a code point", m)
-		}
-		return string(rune(n))
-	})
-	if bad != nil {
-		return bad
+	want, err := common.CodePoints(doc.Content)
+	if err != nil {
+		return err
 	}
 	return w.executeOutputIs(want)
 }
