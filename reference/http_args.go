@@ -19,8 +19,11 @@ var placeholderRe = regexp.MustCompile(`\{(\w+)\}`)
 // `1.234567e+06` would be Go leaking through (C8.9). Numbers follow JSON.stringify, so
 // an exponent appears only where JavaScript writes one too (|x| >= 1e21 or < 1e-6).
 func argText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return numberText(t)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -29,6 +32,24 @@ func argText(v any) string {
 		return fmt.Sprint(v) // not JSON at all (a NaN, a channel): say something rather than nothing
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// numberText is a number the model sent, as JSON.stringify writes it once parsed (1e21 is
+// 1e+21, 1.0 is 1, 1E-7 is 1e-7), except that an integer keeps every digit it was sent with
+// (C4.9: 9007199254740993 is not rounded to a double).
+func numberText(n json.Number) string {
+	s := n.String()
+	if !strings.ContainsAny(s, ".eE") {
+		if s == "-0" {
+			return "0"
+		}
+		return s
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return s
+	}
+	return jsNumberJSON(f)
 }
 
 // encodeURIComponent escapes s as JavaScript's function of that name does (C8.8): every

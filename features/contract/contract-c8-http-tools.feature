@@ -125,6 +125,32 @@ Feature: Contract C8 - http tools
     And the endpoint received GET with the raw path "/r/1234567/2.5"
     And the endpoint received the raw query "b=true"
 
+  @id:c8-json-text-every-type @recommended @src:rec-c8-json-text
+  @C8.9
+  Scenario Outline: a <what> the model sends is written as its JSON text in the path and the query
+    Given an openai client
+    And an http tool "rec" for GET "{{endpoint}}/r/{v}" with:
+      """
+      {"query": ["q"]}
+      """
+    And the toolkit is built
+    And the fake LLM first calls the tool "rec" with the arguments {"v": <value>, "q": <value>} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the endpoint received GET with the raw path "/r/<path>"
+    And the endpoint received the raw query "q=<query>"
+
+    Examples:
+      | what            | value      | path                           | query                          |
+      | negative number | -3         | -3                             | -3                             |
+      | zero            | 0          | 0                              | 0                              |
+      | false           | false      | false                          | false                          |
+      | small number    | 1e-7       | 1e-7                           | 1e-7                           |
+      | huge number     | 1e21       | 1e%2B21                        | 1e%2B21                        |
+      | fraction        | 0.1        | 0.1                            | 0.1                            |
+      | array           | [1, "x"]   | %5B1%2C%22x%22%5D              | %5B1%2C%22x%22%5D              |
+      | object          | {"k": "é"} | %7B%22k%22%3A%22%C3%A9%22%7D   | %7B%22k%22%3A%22%C3%A9%22%7D   |
+
   @id:c8-missing-placeholder @recommended @src:rec-c8-missing
   @C8.10
   Scenario: a placeholder with no matching argument becomes empty
