@@ -210,6 +210,23 @@ Feature: Contract C8 - http tools
       {"b":1,"a":"<"}
       """
 
+  @id:c8-json-mode-every-type @recommended @src:rec-c8-result-mode
+  @C8.13
+  Scenario: resultMode json writes every JSON type, escape and number edge back as JSON.stringify does
+    Given the endpoint answers "/x" with status 200 and the body:
+      """
+      {"s":"q\"b\\s\/e\b\f\n\r\t c\u0001\u001f d\u007f l\u2028p\u2029 \u00e9\ud83d\ude80 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key","z":-0,"big":1e21,"small":1E-7,"tiny":5e-324,"exp":2e0,"under":0.000001}
+      """
+    And an http tool "x" for GET "{{endpoint}}/x" with:
+      """
+      {"resultMode": "json"}
+      """
+    When the tool "x" is executed with {}
+    Then the execute output is exactly, with ⟨U+XXXX⟩ standing for that code point:
+      """
+      {"s":"q\"b\\s/e\b\f\n\r\t c\u0001\u001f d⟨U+007F⟩ l⟨U+2028⟩p⟨U+2029⟩ é🚀 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key","z":0,"big":1e+21,"small":1e-7,"tiny":5e-324,"exp":2,"under":0.000001}
+      """
+
   @id:c8-status-in-loop @required @src:spec-c8-loop-meta
   @C8.14
   Scenario: the run's tool call carries the status the endpoint sent
