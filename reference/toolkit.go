@@ -20,6 +20,13 @@ type Options struct {
 	Builtins any
 	// DisableTools removes tools by their final (prefixed) name.
 	DisableTools []string
+	// SkillsDir turns the skill source on (§3): every **/SKILL.md under these roots, the
+	// first root's skill winning a name. SkillsFilter selects skills by name as an MCP
+	// server's tools map does; SkillSampleLimit caps the sibling files the skill tool lists
+	// (0: 10; -1: none).
+	SkillsDir        []string
+	SkillsFilter     map[string]bool
+	SkillSampleLimit int
 }
 
 // Toolkit is the set of tools a client may offer the model.
@@ -27,11 +34,12 @@ type Toolkit struct {
 	tools   []Tool
 	sources []*McpSource
 	status  map[string]McpStatus
+	skills  *skillSource // nil: no skill source (SkillsPrompt is "")
 }
 
 // CreateToolkit loads the MCP config (bounded by ctx) and assembles the tools (§4): the
-// MCP tools, then the builtins an extra tool does not replace, then the extra tools; the
-// first tool with a name wins.
+// MCP tools, the skill tool, then the builtins an extra tool does not replace, then the
+// extra tools; the first tool with a name wins.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	// The toggle is read first, so a bad one fails before any server is started.
 	toggle, err := resolveBuiltins(opts.Builtins, opts.McpConfig)
@@ -49,6 +57,10 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 		for k, v := range src.Status {
 			tk.status[k] = v
 		}
+	}
+	if len(opts.SkillsDir) > 0 {
+		tk.skills = loadSkills(opts.SkillsDir, opts.SkillsFilter, opts.SkillSampleLimit)
+		tk.tools = append(tk.tools, tk.skills.tool())
 	}
 	tk.tools = append(tk.tools, withoutShadowed(toggle.tools(), opts.ExtraTools)...)
 	tk.tools = assembleTools(tk.tools, opts.ExtraTools, opts.DisableTools)
