@@ -11,6 +11,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
 	"github.com/muthuishere/toolnexus-conformance/steps/parity"
+	"github.com/muthuishere/toolnexus-conformance/steps/skills"
 	"github.com/muthuishere/toolnexus-conformance/steps/store"
 	"github.com/muthuishere/toolnexus-conformance/steps/transport"
 )
@@ -25,6 +26,7 @@ func Library() kernel.Library {
 		calls.Area(),
 		parity.Area(),
 		contract.Area(),
+		skills.Area(),
 	}
 }
 

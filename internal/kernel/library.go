@@ -29,6 +29,9 @@ type Area struct {
 	// Warm, when set, is run on each new adapter before its first scenario (not judged): it
 	// reports false when it broke the process.
 	Warm func(ctx context.Context, p *adapter.Process, ops []any) bool
+	// CheckStep, when set, checks what a step's text names before anything runs (a fixture
+	// file under root): an error is bad input at the step's file:line, never a verdict.
+	CheckStep func(root, text string) error
 }
 
 // Library is the step library: the areas, in registration order.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 )
 
 // checkFixtures reads every JSON file under fixtures/ (the areas' fixtures and the reference's
@@ -74,6 +76,32 @@ func jsonError(b []byte) (line, col int, err error) {
 		}
 	}
 	return line, col, err
+}
+
+// checkedSteps runs each area's CheckStep on every step of the selected scenarios: a fixture a
+// step names that is missing or malformed is bad input at the scenario's file:line.
+func checkedSteps(root string, lib kernel.Library, selected []Scenario) error {
+	var errs []string
+	seen := map[string]bool{}
+	for _, s := range selected {
+		for _, text := range s.Steps {
+			for _, a := range lib {
+				if a.CheckStep == nil {
+					continue
+				}
+				if err := a.CheckStep(root, text); err != nil {
+					if msg := fmt.Sprintf("%s:%d: %v", s.File, s.Line, err); !seen[msg] {
+						seen[msg] = true
+						errs = append(errs, msg)
+					}
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
 }
 
 // goldenRef is how a step names a golden copy: the wire bodies, the inventory, the returned

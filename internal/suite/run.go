@@ -169,6 +169,9 @@ func Validate(o Options) (*input, error) {
 	if err := undefinedSteps(o.Library, in.selected); err != nil {
 		return nil, err
 	}
+	if err := checkedSteps(o.Root, o.Library, in.selected); err != nil {
+		return nil, err
+	}
 	if !o.UpdateGolden { // recording the golden copies writes them
 		if err := missingGolden(o.Root, in.selected); err != nil {
 			return nil, err

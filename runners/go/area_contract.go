@@ -93,10 +93,11 @@ func opSanitize(_ *adapter, x args, _ string) (any, error) {
 	return map[string]any{"value": toolnexus.Sanitize(x.Value)}, nil
 }
 
-// opToolkitCreate builds a toolkit with skills off and builtins as asked (off by default),
+// opToolkitCreate builds a toolkit with skills and builtins as asked (both off by default),
 // through the context-aware CreateToolkit; host tools call back (host.go).
 func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
-	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins}
+	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins,
+		SkillsDir: x.SkillsDir, SkillSampleLimit: x.SkillSampleLimit, SkillsFilter: x.SkillsFilter}
 	for _, et := range x.ExtraTools {
 		t, err := a.extraTool(x.Handle, et)
 		if err != nil {

@@ -34,6 +34,11 @@ type args struct {
 	}
 	ExtraTools []extraTool
 	Builtins   bool // toolkit.create: the built-in tools (absent: off)
+	// toolkit.create's skill source (absent: off); skills.list's roots.
+	SkillsDir        []string
+	SkillSampleLimit int
+	SkillsFilter     map[string]bool
+	Dirs             []string
 	// tool.execute: the tool's name and its args, kept raw so absent, null and numbers survive.
 	Name                      string
 	Args                      json.RawMessage

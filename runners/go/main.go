@@ -81,7 +81,8 @@ func init() {
 		"client.ask": opClientRun, "store.get": opStore, "store.save": opStore, "store.identity": opStore,
 		"toolkit.create": opToolkitCreate, "toolkit.close": opToolkitClose, "mcp.load": opMcpLoad,
 		"mcp.list": opMcpList, "toolkit.describe": opToolkitDescribe, "tool.execute": opToolExecute,
-		"adapters": opAdapters, "sanitize": opSanitize, "shutdown": func(*adapter, args, string) (any, error) { return nil, nil }}
+		"adapters": opAdapters, "sanitize": opSanitize, "toolkit.skillsPrompt": opSkillsPrompt, "skills.list": opSkillsList,
+		"shutdown": func(*adapter, args, string) (any, error) { return nil, nil }}
 }
 
 // handle runs one op with the library's warnings captured and returns the response line; a

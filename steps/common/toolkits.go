@@ -9,9 +9,12 @@ type Toolkits struct {
 	Current string     // the toolkit the next run uses
 	All     []string   // every toolkit built, closed when the attempt ends
 	Builds  [][]string // the sorted tool names of each repeated build
+	// Options are toolkit.create options other areas set for the next build (the skills
+	// area's skillsDir, …): the area that builds stays blind to them.
+	Options map[string]any
 }
 
-func (s *Toolkits) Init(a *kernel.Attempt) { s.a = a }
+func (s *Toolkits) Init(a *kernel.Attempt) { s.a, s.Options = a, map[string]any{} }
 
 // CloseEarly closes every toolkit in the adapter, before the fakes they use are closed.
 func (s *Toolkits) CloseEarly() {

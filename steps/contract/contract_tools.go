@@ -36,6 +36,7 @@ func registerContractToolSteps(sc *kernel.Steps) {
 	sc.Step(`^every described tool has a name, a description, an object input schema and a source$`, (*World).describedShape)
 	sc.Step(`^the described tools are, in order, with their sources:$`, (*World).describedSources)
 	sc.Step(`^the described tool "([^"]*)" has the input schema (.+)$`, (*World).describedSchema)
+	sc.Step(`^the described tool "([^"]*)" has exactly the description:$`, (*World).describedDescription)
 	sc.Step(`^the execute result is exactly (.+)$`, (*World).executeResultExactly)
 	sc.Step(`^the execute result is an error whose output is exactly "([^"]*)"$`, (*World).executeErrorExactly)
 	sc.Step(`^the execute result is an error with a non-empty output$`, (*World).executeErrorNonEmpty)
@@ -141,6 +142,9 @@ func (w *World) buildToolkit() error {
 	}
 	if w.ct().builtins {
 		args["builtins"] = true
+	}
+	for k, v := range w.TK().Options {
+		args[k] = v
 	}
 	h := w.Handle("t")
 	args["handle"] = h
@@ -322,6 +326,17 @@ func (w *World) describedSchema(name, raw string) error {
 	return common.SameJSON("the input schema of "+name, raw, t["inputSchema"])
 }
 
+func (w *World) describedDescription(name string, doc *godog.DocString) error {
+	t, err := w.describedTool(name)
+	if err != nil {
+		return err
+	}
+	if t["description"] != doc.Content {
+		return fmt.Errorf("the description of %s differs byte for byte:\n got %s\nwant %s", name, common.CompactJSON(t["description"]), common.CompactJSON(doc.Content))
+	}
+	return nil
+}
+
 // describedTool is the first described tool with that name.
 func (w *World) describedTool(name string) (map[string]any, error) {
 	tools, err := w.describedTools()
@@ -335,6 +350,12 @@ func (w *World) describedTool(name string) (map[string]any, error) {
 	}
 	return nil, fmt.Errorf("the toolkit has no tool %q", name)
 }
+
+// NeedToolkit builds the scenario's toolkit unless one is built: for other areas' steps.
+func (w *World) NeedToolkit() error { return w.needToolkit() }
+
+// Executed is the last tool.execute result: for other areas' steps.
+func (w *World) Executed() (map[string]any, error) { return w.executeResult() }
 
 func (w *World) executeResult() (map[string]any, error) {
 	if w.ct().executed == nil {
