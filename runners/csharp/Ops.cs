@@ -6,7 +6,7 @@ using Toolnexus;
 
 namespace ConformanceAdapter;
 
-public sealed class Adapter
+public sealed partial class Adapter
 {
     private sealed record ClientEntry(LlmClient Client, IConversationStore? HostStore)
     {
@@ -18,8 +18,8 @@ public sealed class Adapter
     private readonly Dictionary<string, Toolkit> _toolkits = new();
 
     private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run", "hello", "mcp.list",
-        "mcp.load", "sanitize", "shutdown", "store.get", "store.identity", "store.save", "tool.execute", "toolkit.close",
-        "toolkit.create", "toolkit.describe"];
+        "mcp.load", "sanitize", "shutdown", "skills.list", "store.get", "store.identity", "store.save", "tool.execute",
+        "toolkit.close", "toolkit.create", "toolkit.describe", "toolkit.skillsPrompt"];
 
     public Task<JsonObject> DispatchAsync(string op, JsonObject a) => op switch
     {
@@ -38,6 +38,8 @@ public sealed class Adapter
         "tool.execute" => ToolExecuteAsync(a),
         "adapters" => Task.FromResult(SchemaAdapters(a)),
         "sanitize" => Task.FromResult(new JsonObject { ["value"] = Tools.Sanitize((string?)a["value"]) }),
+        "toolkit.skillsPrompt" => Task.FromResult(new JsonObject { ["prompt"] = LookupToolkit((string)a["toolkit"]!).SkillsPrompt() }),
+        "skills.list" => Task.FromResult(SkillsList(a)),
         "shutdown" => Task.FromResult(new JsonObject()),
         _ => throw AdapterError.Unsupported($"adapter: unknown op \"{op}\""),
     };
@@ -198,6 +200,7 @@ public sealed class Adapter
             McpConfig = a["mcpConfig"] is JsonObject cfg ? ConfigValue(cfg) : null,
             ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e)).ToList(),
         };
+        SkillOptions(a, opts);
         using var limit = Arm(a);
         var tk = await Toolkit.CreateAsync(opts, limit?.Token ?? CancellationToken.None);
         if (_toolkits.Remove(handle, out var old)) await old.DisposeAsync();

@@ -46,6 +46,8 @@ export function install(port) {
   // Timed: an mcpConfig is loaded under the caller's signal, as mcp.load is.
   register("toolkit.create", async (args, timing) => {
     const opts = { builtins: args.builtins === true }
+    // Skills only when asked (skillsDir; off without it).
+    for (const k of ["skillsDir", "skillSampleLimit", "skillsFilter"]) if (args[k] !== undefined) opts[k] = args[k]
     if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
     if (args.extraTools) opts.extraTools = args.extraTools.map((t) => extraTool(args.handle, t))
     if (timing) opts.signal = timing.signal

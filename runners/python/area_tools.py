@@ -93,8 +93,12 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
     handle = args["handle"]
     if handle in kit.toolkits:  # the runner names every object once
         raise AdapterError("failed", f"adapter: toolkit handle {handle!r} is in use")
-    # skills stay off (no skills_dir/skills/skill_provider); builtins only when asked
+    # skills only when asked (skills_dir; off without it); builtins only when asked
     kw: dict[str, Any] = {"builtins": args.get("builtins") is True}
+    for key, name in (("skillsDir", "skills_dir"), ("skillSampleLimit", "skill_sample_limit"),
+                      ("skillsFilter", "skills_filter")):
+        if key in args:
+            kw[name] = args[key]
     if "mcpConfig" in args:
         kw["mcp_config"] = area_mcp.config_input(args["mcpConfig"])
     if args.get("extraTools"):
