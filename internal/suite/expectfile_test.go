@@ -1,10 +1,12 @@
 package suite
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 )
 
@@ -75,5 +77,20 @@ func TestVersionsCompareByTheirNumbers(t *testing.T) {
 		if got := compareVersions(c.a, c.b); got != c.want {
 			t.Errorf("compareVersions(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// An area's CheckStep error is bad input at the scenario's file:line, once per place.
+func TestCheckedStepsNameFileAndLine(t *testing.T) {
+	lib := kernel.Library{{Name: "x", CheckStep: func(_, text string) error {
+		if strings.Contains(text, "broken") {
+			return errors.New("fixture broken.json: bad")
+		}
+		return nil
+	}}}
+	sel := []Scenario{{File: "features/x/a.feature", Line: 7, Steps: []string{"a broken fixture", "fine", "a broken fixture"}}}
+	err := checkedSteps(t.TempDir(), lib, sel)
+	if err == nil || err.Error() != "features/x/a.feature:7: fixture broken.json: bad" {
+		t.Errorf("checkedSteps: %v", err)
 	}
 }
