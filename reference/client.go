@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -292,7 +293,8 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 		emit = func(StreamEvent) {}
 	}
 	url, headers := w.url(c.opts.BaseURL), w.headers(key)
-	messages := w.start(c.opts.SystemPrompt, history, prompt)
+	system := systemPrompt(c.opts.SystemPrompt, tk)
+	messages := w.start(system, history, prompt)
 	tools := w.toolDefs(tk)
 	res := RunResult{Model: c.opts.Model, Status: "done"}
 	for turn := 0; turn < c.maxTurns(); turn++ {
@@ -300,7 +302,7 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 		if messages, tools, err = c.beforeLLM(ctx, messages, tools, turn); err != nil {
 			return RunResult{}, err
 		}
-		body, err := c.shapeBody(w.body(c.opts.Model, c.opts.SystemPrompt, messages, stream), tools, w.addTools)
+		body, err := c.shapeBody(w.body(c.opts.Model, system, messages, stream), tools, w.addTools)
 		if err != nil {
 			return RunResult{}, err
 		}
@@ -344,6 +346,19 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 	res.ToolCallCount = len(res.ToolCalls)
 	res.Status, res.Limit = "incomplete", "maxTurns"
 	return res, nil
+}
+
+// systemPrompt is §0.10's "systemPrompt + \n\n + skillsPrompt()", an empty part dropped
+// with its separator (C9.2's pin): no system prompt sends the catalog alone, no skills the
+// caller's prompt alone.
+func systemPrompt(caller string, tk *Toolkit) string {
+	var parts []string
+	for _, p := range []string{caller, tk.SkillsPrompt()} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // beforeLLM applies the hook; what it replaces stays replaced for later turns.

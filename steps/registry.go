@@ -9,6 +9,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/calls"
 	"github.com/muthuishere/toolnexus-conformance/steps/contract"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/loop"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
 	"github.com/muthuishere/toolnexus-conformance/steps/parity"
 	"github.com/muthuishere/toolnexus-conformance/steps/skills"
@@ -27,6 +28,7 @@ func Library() kernel.Library {
 		parity.Area(),
 		contract.Area(),
 		skills.Area(),
+		loop.Area(),
 	}
 }
 

@@ -37,7 +37,7 @@ func anthropicMessage(a answer) map[string]any {
 		"content":       anthropicBlocks(a),
 		"stop_reason":   anthropicStop(a),
 		"stop_sequence": nil,
-		"usage":         map[string]any{"input_tokens": promptTokens, "output_tokens": completionTokens},
+		"usage":         map[string]any{"input_tokens": a.usage.Prompt, "output_tokens": a.usage.Completion},
 	}
 }
 
@@ -57,7 +57,7 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 			"content":       []any{},
 			"stop_reason":   nil,
 			"stop_sequence": nil,
-			"usage":         map[string]any{"input_tokens": promptTokens, "output_tokens": 1},
+			"usage":         map[string]any{"input_tokens": a.usage.Prompt, "output_tokens": 1},
 		},
 	})
 	index := 0
@@ -85,7 +85,7 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 	s.event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": anthropicStop(a), "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": completionTokens},
+		"usage": map[string]any{"output_tokens": a.usage.Completion},
 	})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }

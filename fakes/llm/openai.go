@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Token counts every answer reports; clients only need them present.
+// Token counts an answer reports unless its Reply sets Usage; clients only need them present.
 const (
 	promptTokens     = 10
 	completionTokens = 5
@@ -18,11 +18,11 @@ func openAIFinish(a answer) string {
 	return "stop"
 }
 
-func openAIUsage() map[string]any {
+func openAIUsage(a answer) map[string]any {
 	return map[string]any{
-		"prompt_tokens":     promptTokens,
-		"completion_tokens": completionTokens,
-		"total_tokens":      promptTokens + completionTokens,
+		"prompt_tokens":     a.usage.Prompt,
+		"completion_tokens": a.usage.Completion,
+		"total_tokens":      a.usage.Prompt + a.usage.Completion,
 	}
 }
 
@@ -53,7 +53,7 @@ func openAIMessage(a answer) map[string]any {
 			"message":       msg,
 			"finish_reason": openAIFinish(a),
 		}},
-		"usage": openAIUsage(),
+		"usage": openAIUsage(a),
 	}
 }
 
@@ -104,7 +104,7 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	}
 	s.event("", chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": openAIFinish(a)}}))
 	usage := chunk([]any{})
-	usage["usage"] = openAIUsage()
+	usage["usage"] = openAIUsage(a)
 	s.event("", usage)
 	s.raw("", []byte("[DONE]"))
 }

@@ -17,6 +17,7 @@ type Route struct {
 
 	mu      sync.Mutex
 	script  []Reply
+	always  *Reply // served once the script is empty (nil: the text "ok")
 	reqs    []Request
 	answers int // answers built so far; numbers the response ids
 	callIDs int // tool call ids generated so far
@@ -35,6 +36,14 @@ func (r *Route) Script(replies ...Reply) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.script = append(r.script, replies...)
+}
+
+// Always makes reply the answer to every request once the script is empty: a
+// model that, say, calls a tool on every turn.
+func (r *Route) Always(reply Reply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.always = &reply
 }
 
 // Requests returns copies of the recorded requests, in arrival order.
@@ -68,6 +77,9 @@ func (r *Route) next() Reply {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.script) == 0 {
+		if r.always != nil {
+			return *r.always
+		}
 		return Reply{Text: "ok"}
 	}
 	reply := r.script[0]
@@ -100,6 +112,7 @@ type answer struct {
 	created int64
 	text    string
 	calls   []call
+	usage   Usage
 }
 
 type call struct {
@@ -115,7 +128,10 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.answers++
-	a := answer{n: r.answers, created: time.Now().Unix(), text: reply.Text}
+	a := answer{n: r.answers, created: time.Now().Unix(), text: reply.Text, usage: Usage{promptTokens, completionTokens}}
+	if reply.Usage != nil {
+		a.usage = *reply.Usage
+	}
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

@@ -23,6 +23,15 @@ type Reply struct {
 	// Delay holds the answer back this long (a slow provider); a client that
 	// gives up first never gets it.
 	Delay time.Duration
+	// Usage, when set, is the token counts this answer reports; nil reports the
+	// fixed counts every answer carries (10 prompt, 5 completion).
+	Usage *Usage
+}
+
+// Usage is one answer's token counts, in the request's style on the wire
+// (prompt_tokens/completion_tokens, or input_tokens/output_tokens).
+type Usage struct {
+	Prompt, Completion int
 }
 
 // ToolCall is one tool call in a Reply.

@@ -106,7 +106,9 @@ public sealed partial class Adapter
         var records = res?.ToolCalls?.Select(tc => (JsonNode?)Result(new JsonObject { ["name"] = tc.Name, ["args"] = Json.ToNode(tc.Args),
             ["output"] = tc.Output, ["isError"] = tc.IsError }, tc.Metadata));
         return new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls),
-            ["calls"] = records == null ? null : new JsonArray(records.ToArray()) };
+            ["calls"] = records == null ? null : new JsonArray(records.ToArray()), ["status"] = res?.Status, ["limit"] = res?.Limit,
+            ["toolCallCount"] = res?.ToolCallCount, ["usage"] = res?.Usage == null ? null : new JsonObject {
+                ["promptTokens"] = res.Usage.PromptTokens, ["completionTokens"] = res.Usage.CompletionTokens, ["totalTokens"] = res.Usage.TotalTokens } };
     }
 
     // {output, isError} (or a RunResult.ToolCalls entry) with the metadata the port gave; none: no key.

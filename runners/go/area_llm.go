@@ -85,7 +85,13 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 		names = append(names, tc.Name)
 		calls = append(calls, tc) // its JSON tags are the protocol's names
 	}
-	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls}
+	var limit any // Go has no absent string: "" is no limit
+	if res.Limit != "" {
+		limit = res.Limit
+	}
+	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
+		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount,
+		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
 }
 
 // drainStream consumes a stream up to its terminal event; the rest is drained in the

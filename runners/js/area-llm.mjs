@@ -31,7 +31,9 @@ async function withRun(args, fn) {
     const calls = Array.isArray(res.toolCalls)
       ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
       : null
-    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls }
+    const usage = res.usage ? { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens, totalTokens: res.usage.totalTokens } : null
+    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls, status: res.status ?? null,
+      limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage }
   } finally {
     if (empty) await empty.close().catch(() => {})
   }

@@ -30,9 +30,16 @@ def before_llm_stub(client: str) -> Callable[[dict[str, Any]], Any]:
 def run_report(res: Any) -> dict[str, Any]:
     # What the port returned, nothing invented: a missing result stays None/null.
     calls = getattr(res, "tool_calls", None)
+    usage = getattr(res, "usage", None)
     return {"text": getattr(res, "text", None), "turns": getattr(res, "turns", None),
             "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
-            "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None}
+            "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None,
+            "status": getattr(res, "status", None), "limit": getattr(res, "limit", None),
+            "toolCallCount": getattr(res, "tool_call_count", None),
+            # the port's usage dict in the protocol's names (prompt_tokens is promptTokens)
+            "usage": None if not isinstance(usage, dict) else {
+                "promptTokens": usage.get("prompt_tokens"), "completionTokens": usage.get("completion_tokens"),
+                "totalTokens": usage.get("total_tokens")}}
 
 
 def call_of(tc: dict[str, Any]) -> dict[str, Any]:

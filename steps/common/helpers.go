@@ -231,3 +231,45 @@ func Dedup(list []string) []string {
 	}
 	return out
 }
+
+// Includes reports where got fails to include want ("" when it does): an object must hold
+// each of want's keys with an including value (more keys may be there); an array must have
+// exactly want's length, each item including; anything else must be equal as JSON.
+func Includes(want, got any) string {
+	return includes(want, got, "$")
+}
+
+func includes(want, got any, at string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return at
+		}
+		for _, k := range SortedNames(w) {
+			if _, present := g[k]; !present {
+				return at + "." + k
+			}
+			if p := includes(w[k], g[k], at+"."+k); p != "" {
+				return p
+			}
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return at
+		}
+		for i := range w {
+			if p := includes(w[i], g[i], fmt.Sprintf("%s[%d]", at, i)); p != "" {
+				return p
+			}
+		}
+		return ""
+	default:
+		if CompactJSON(want) != CompactJSON(got) {
+			return at
+		}
+		return ""
+	}
+}

@@ -50,3 +50,8 @@ func Bodies(a *kernel.Attempt) ([]map[string]any, error) { return kernel.Get[Wor
 //
 //go:embed protocol.json
 var protocol []byte
+
+// SetClient sets one client.create option for the scenario's client before it is created.
+func SetClient(a *kernel.Attempt, key string, v any) error {
+	return kernel.Get[World](a).SetClient(key, v)
+}

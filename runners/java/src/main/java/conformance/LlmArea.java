@@ -77,8 +77,12 @@ final class LlmArea implements Kit.Area {
             Object text = Port.get(res, "text");
             List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
             List<String> names = calls == null ? null : calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList();
+            Object usage = Port.get(res, "usage");
             return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
-                    "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList());
+                    "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
+                    "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
+                    "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
+                            "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
         } finally {
             if (empty != null) Port.call("Toolkit", empty, "close");
         }

@@ -1,0 +1,219 @@
+@contract
+Feature: Contract C9 - the unified client loop
+  Upstream SPEC §0.10 and §8: one loop for both styles: call the model, execute its tool calls,
+  feed the results back in the provider's shape, repeat up to maxTurns (10). The host tool "ping"
+  answers "ping-output".
+
+  @id:c9-system-with-skills @required @src:spec-c9-system
+  @C9.1
+  Scenario Outline: the <style> system prompt is the caller's prompt, a blank line and skillsPrompt()
+    Given an <style> client
+    And the client's system prompt is "You are terse."
+    And the skills tree "prompt"
+    And the toolkit is built
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the system prompt of LLM request 1 is exactly:
+      """
+      You are terse.
+
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **a**: A does
+      - **b**: B does
+      """
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-system-parts-dropped @recommended @src:rec-c9-system-parts
+  @C9.2
+  Scenario Outline: with <what>, the <style> system prompt is the other part alone
+    Given an <style> client
+    And <given>
+    And the toolkit is built
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the system prompt of LLM request 1 is exactly:
+      """
+      <system>
+      """
+
+    Examples:
+      | what                 | style     | given                                         | system         |
+      | no system prompt     | openai    | the skills tree "undescribed"                 | No skills are currently available. |
+      | no system prompt     | anthropic | the skills tree "undescribed"                 | No skills are currently available. |
+      | no skills directory  | openai    | the client's system prompt is "You are terse." | You are terse. |
+      | no skills directory  | anthropic | the client's system prompt is "You are terse." | You are terse. |
+
+  @id:c9-loop-done @required @src:spec-c9-loop
+  @C9.3
+  Scenario Outline: a tool call and then text is two requests, and the run is done (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And LLM request 2 carries the tool output "ping-output"
+    And the run result has {"text": "done", "turns": 2, "toolCallCount": 1, "status": "done"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-openai-tool-message @required @src:spec-c9-openai-results
+  @C9.4
+  Scenario Outline: openai gets each tool result as a message of exactly role, tool_call_id and content (<mode>)
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool messages of LLM request 2 are exactly [{"role": "tool", "tool_call_id": "call_1", "content": "ping-output"}]
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @id:c9-anthropic-tool-result @required @src:spec-c9-anthropic-results
+  @C9.5
+  Scenario Outline: anthropic gets the tool results as one user message of tool_result blocks (<mode>)
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the last message of LLM request 2 includes {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ping-output"}]}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @id:c9-anthropic-is-error-false @recommended @src:rec-c9-is-error
+  @C9.5
+  Scenario Outline: each anthropic tool_result block carries is_error, false included (<mode>)
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the last message of LLM request 2 is exactly {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ping-output", "is_error": false}]}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @id:c9-max-turns-default @required @src:spec-c9-max-turns
+  @C9.7
+  Scenario Outline: a model that calls a tool on every turn is stopped after 10 requests, incomplete (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 10 LLM requests
+    And the run result has {"turns": 10, "toolCallCount": 10, "status": "incomplete", "limit": "maxTurns", "text": ""}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-max-turns-set @required @src:spec-c9-max-turns
+  @C9.8
+  Scenario Outline: maxTurns 3 makes exactly 3 requests (<style>)
+    Given an <style> client
+    And the client's max turns is 3
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run made 3 LLM requests
+    And the run result has {"turns": 3, "status": "incomplete", "limit": "maxTurns"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-max-turns-with-text @recommended @src:rec-c9-limit-text
+  @C9.9
+  Scenario Outline: a turn cap reached while the model still talks keeps its last text, incomplete (<style>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn, saying "working"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run result has {"turns": 2, "status": "incomplete", "limit": "maxTurns", "text": "working"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-model-verbatim @required @src:spec-c9-model
+  @C9.10
+  Scenario Outline: the model id with a slash reaches every <style> request unchanged
+    Given an <style> client
+    And the client's model is "deepseek/deepseek-chat"
+    And the client's max turns is 3
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run made 3 LLM requests
+    And every LLM request body has "model" equal to "deepseek/deepseek-chat"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-usage-summed @required @src:spec-c9-usage
+  @C9.11
+  Scenario Outline: token usage is summed over the turns (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting 3 prompt and 4 completion tokens, then answers "done" reporting 5 prompt and 6 completion tokens
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run result has {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 18}}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-unknown-tool-fed-back @recommended @src:rec-c1-unknown
+  @C9.13
+  Scenario Outline: a call to a tool the toolkit lacks is fed back as an error and the loop goes on (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ghost" and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And LLM request 2 carries the tool output "Unknown tool: ghost"
+    And the run result has {"text": "done", "turns": 2}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

@@ -1,0 +1,170 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cucumber/godog"
+
+	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+)
+
+func registerLoopSteps(sc *kernel.Steps) {
+	sc.Step(`^the client's system prompt is "([^"]*)"$`, (*World).systemPrompt)
+	sc.Step(`^the client's model is "([^"]*)"$`, (*World).model)
+	sc.Step(`^the client's max turns is (\d+)$`, (*World).maxTurns)
+	sc.Step(`^the fake LLM calls the tool "([^"]*)" on every turn$`, (*World).alwaysCalls)
+	sc.Step(`^the fake LLM calls the tool "([^"]*)" on every turn, saying "([^"]*)"$`, (*World).alwaysCallsSaying)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens, then answers "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens$`, (*World).scriptWithUsage)
+	sc.Step(`^the run result has (\{.*\})$`, (*World).runResultHas)
+	sc.Step(`^the system prompt of LLM request (\d+) is exactly:$`, (*World).systemPromptIs)
+	sc.Step(`^the tool messages of LLM request (\d+) are exactly (\[.*\])$`, (*World).toolMessagesAre)
+	sc.Step(`^the last message of LLM request (\d+) includes (\{.*\})$`, (*World).lastMessageIncludes)
+	sc.Step(`^the last message of LLM request (\d+) is exactly (\{.*\})$`, (*World).lastMessageIs)
+}
+
+func (w *World) systemPrompt(s string) error { return llm.SetClient(w.A, "systemPrompt", s) }
+func (w *World) model(m string) error        { return llm.SetClient(w.A, "model", m) }
+func (w *World) maxTurns(n int) error        { return llm.SetClient(w.A, "maxTurns", n) }
+
+func (w *World) alwaysCalls(tool string) error { return w.alwaysCallsSaying(tool, "") }
+
+func (w *World) alwaysCallsSaying(tool, text string) error {
+	w.llm().Route.Always(llmfake.Reply{Text: text, ToolCalls: []llmfake.ToolCall{{Name: tool}}})
+	return nil
+}
+
+func (w *World) scriptWithUsage(tool string, p1, c1 int, text string, p2, c2 int) error {
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Usage: &llmfake.Usage{Prompt: p1, Completion: c1}},
+		llmfake.Reply{Text: text, Usage: &llmfake.Usage{Prompt: p2, Completion: c2}},
+	)
+	return nil
+}
+
+// lastResult is what the last client.run returned.
+func (w *World) lastResult() (map[string]any, error) {
+	rs := w.llm().Results
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("harness: no run returned a result")
+	}
+	return rs[len(rs)-1], nil
+}
+
+// runResultHas compares the named fields of the run result, each exactly.
+func (w *World) runResultHas(raw string) error {
+	var want map[string]any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
+	}
+	r, err := w.lastResult()
+	if err != nil {
+		return err
+	}
+	got := map[string]any{}
+	for k := range want {
+		got[k] = r[k]
+	}
+	b, _ := json.Marshal(want)
+	return common.SameJSON("the run result's "+fmt.Sprint(len(want))+" fields", string(b), got)
+}
+
+// body is LLM request n (counted from 1) as the fake received it.
+func (w *World) body(n int) (map[string]any, error) {
+	reqs := w.llm().Route.Requests()
+	if n < 1 || n > len(reqs) {
+		return nil, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(reqs), n)
+	}
+	if reqs[n-1].Body == nil {
+		return nil, fmt.Errorf("LLM request %d is not a JSON object", n)
+	}
+	return reqs[n-1].Body, nil
+}
+
+// systemPromptIs reads the system prompt where the style puts it: openai's first message
+// with role system, anthropic's top-level system string.
+func (w *World) systemPromptIs(n int, doc *godog.DocString) error {
+	body, err := w.body(n)
+	if err != nil {
+		return err
+	}
+	var got any
+	where := "the top-level system"
+	if msgs, ok := body["messages"].([]any); ok && body["system"] == nil {
+		where = "the first message"
+		if len(msgs) > 0 {
+			if m, _ := msgs[0].(map[string]any); m["role"] == "system" {
+				got = m["content"]
+			}
+		}
+	} else {
+		got = body["system"]
+	}
+	if got != doc.Content {
+		return fmt.Errorf("LLM request %d's system prompt (%s) differs byte for byte:\n got %s\nwant %s", n, where, common.CompactJSON(got), common.CompactJSON(doc.Content))
+	}
+	return nil
+}
+
+func (w *World) messages(n int) ([]any, error) {
+	body, err := w.body(n)
+	if err != nil {
+		return nil, err
+	}
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) == 0 {
+		return nil, fmt.Errorf("LLM request %d carries no messages", n)
+	}
+	return msgs, nil
+}
+
+// toolMessagesAre compares, exactly, every openai tool message of request n.
+func (w *World) toolMessagesAre(n int, raw string) error {
+	msgs, err := w.messages(n)
+	if err != nil {
+		return err
+	}
+	got := []any{}
+	for _, m := range msgs {
+		if mm, _ := m.(map[string]any); mm["role"] == "tool" {
+			got = append(got, mm)
+		}
+	}
+	return common.SameJSON(fmt.Sprintf("the tool messages of LLM request %d", n), raw, got)
+}
+
+func (w *World) lastMessage(n int) (any, error) {
+	msgs, err := w.messages(n)
+	if err != nil {
+		return nil, err
+	}
+	return msgs[len(msgs)-1], nil
+}
+
+func (w *World) lastMessageIs(n int, raw string) error {
+	m, err := w.lastMessage(n)
+	if err != nil {
+		return err
+	}
+	return common.SameJSON(fmt.Sprintf("the last message of LLM request %d", n), raw, m)
+}
+
+// lastMessageIncludes checks the keys the JSON names, recursively: an object need only hold
+// them (more keys may be there); an array must have exactly the listed items, each included.
+func (w *World) lastMessageIncludes(n int, raw string) error {
+	var want any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
+	}
+	m, err := w.lastMessage(n)
+	if err != nil {
+		return err
+	}
+	if path := common.Includes(want, m); path != "" {
+		return fmt.Errorf("the last message of LLM request %d does not include %s (at %s): %s", n, raw, path, common.CompactJSON(m))
+	}
+	return nil
+}
