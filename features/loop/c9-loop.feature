@@ -200,7 +200,16 @@ Feature: Contract C9 - the unified client loop
       | openai    | run    |
       | anthropic | run    |
       | openai    | stream |
-      | anthropic | stream |
+
+  @id:c9-usage-anthropic-stream @recommended @src:rec-c9-stream-usage
+  @C9.11
+  Scenario: an anthropic stream's usage counts message_delta's cumulative output once per turn
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting 3 prompt and 4 completion tokens, then answers "done" reporting 5 prompt and 6 completion tokens
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the run result has {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 18}}
 
   @id:c9-unknown-tool-fed-back @recommended @src:rec-c1-unknown
   @C9.13
