@@ -6,7 +6,7 @@ Feature: Contract C6 - how a SKILL.md's frontmatter is read
 
   @id:c6-block-scalars @required @src:spec-c6-yaml @src:spec-c6-coerce
   @C6.4 @C6.7
-  Scenario: folded, literal and quoted scalars resolve, trimmed, and a number is coerced to a string
+  Scenario: folded, literal and quoted scalars resolve, trimmed (surrounding spaces too), and a number is coerced to a string
     Given the skills tree "yaml"
     When the skills of the tree are listed
     Then the listed skills include, with each skills root written <SKILLS>:
@@ -15,6 +15,7 @@ Feature: Contract C6 - how a SKILL.md's frontmatter is read
       | literal | one\ntwo            |
       | quoted  | it's quoted         |
       | 123     | a number for a name |
+      | padded  | spaced out          |
       | plain   | loads beside the broken ones |
 
   @id:c6-yaml-core-schema @recommended @src:rec-c6-yaml12

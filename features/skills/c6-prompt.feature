@@ -84,9 +84,9 @@ Feature: Contract C6 - skillsPrompt, the system prompt's catalog
 
   @id:c6-filter-allowlist @required @src:spec-c6-filter
   @C6.24
-  Scenario: a skills filter with a true entry is an allowlist, for the catalog and the tool alike
+  Scenario Outline: a skills filter with a true entry is an allowlist, for the catalog and the tool alike (<filter>)
     Given the skills tree "prompt"
-    And the skills filter is {"b": true}
+    And the skills filter is <filter>
     When the tool "skill" is executed with {"name": "a"}
     Then the execute result is an error with a non-empty output
     And the skills prompt is exactly:
@@ -97,6 +97,12 @@ Feature: Contract C6 - skillsPrompt, the system prompt's catalog
       ## Available Skills
       - **b**: B does
       """
+
+    Examples:
+      | filter                  |
+      | {"b": true}             |
+      | {"b": true, "a": false} |
+      | {"b": true, "zz": true} |
 
   @id:c6-filter-droplist @required @src:spec-c6-filter
   @C6.24
