@@ -2,6 +2,7 @@ package toolnexus
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -54,10 +55,48 @@ type ClientOptions struct {
 	HTTPClient *http.Client
 }
 
-// Hooks are callbacks the loop calls; a nil field is skipped, and an error ends the run.
+// Hooks are callbacks the loop calls (§8); a nil field is skipped, and an error ends the run.
 type Hooks struct {
 	// BeforeLLM runs before each model call and may replace its messages or tools.
 	BeforeLLM func(ctx context.Context, ev BeforeLLMEvent) (*LLMOverride, error)
+	// AfterLLM runs after each model call, to observe it (logging, cost, tracing).
+	AfterLLM func(ctx context.Context, ev AfterLLMEvent) error
+	// BeforeTool runs before each tool call: an override with Result short-circuits the
+	// tool (it never runs, and AfterTool is not called); one with only Args rewrites the call.
+	BeforeTool func(ctx context.Context, ev BeforeToolEvent) (*ToolOverride, error)
+	// AfterTool runs after each tool that ran: an override with Result replaces its result.
+	AfterTool func(ctx context.Context, ev AfterToolEvent) (*ToolOverride, error)
+}
+
+// AfterLLMEvent is what AfterLLM sees: Response is the provider's payload as decoded (its
+// usage included); on a stream, the usage the stream reported, in the provider's names.
+type AfterLLMEvent struct {
+	Response map[string]any
+	Model    string
+	Turn     int
+}
+
+// BeforeToolEvent is what BeforeTool sees: the call as the model made it.
+type BeforeToolEvent struct {
+	Name string
+	Args map[string]any
+	ID   string
+	Turn int
+}
+
+// AfterToolEvent is what AfterTool sees: the call as it ran and its result.
+type AfterToolEvent struct {
+	Name   string
+	Args   map[string]any
+	Result ToolResult
+	ID     string
+	Turn   int
+}
+
+// ToolOverride is what BeforeTool and AfterTool may return; nil changes nothing.
+type ToolOverride struct {
+	Args   map[string]any
+	Result *ToolResult
 }
 
 // BeforeLLMEvent is what BeforeLLM sees; Turn counts from 0.
@@ -310,6 +349,11 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 		if err != nil {
 			return RunResult{}, err
 		}
+		if h := c.opts.Hooks; h != nil && h.AfterLLM != nil {
+			if err := h.AfterLLM(ctx, AfterLLMEvent{Response: rep.raw, Model: c.opts.Model, Turn: turn}); err != nil {
+				return RunResult{}, err
+			}
+		}
 		res.Usage.PromptTokens += rep.usage.PromptTokens
 		res.Usage.CompletionTokens += rep.usage.CompletionTokens
 		res.Usage.TotalTokens += rep.usage.TotalTokens
@@ -327,7 +371,7 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 		}
 		outs := make([]ToolResult, len(rep.calls))
 		for i, tc := range rep.calls {
-			out, err := tk.Execute(ctx, tc.name, tc.args)
+			args, out, err := c.callTool(ctx, tk, tc, turn)
 			if err != nil {
 				if ctx.Err() != nil {
 					return RunResult{}, ctx.Err()
@@ -335,7 +379,7 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 				return RunResult{}, fmt.Errorf("toolnexus: tool %q: %w", tc.name, err)
 			}
 			outs[i] = out
-			res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.name, Args: tc.args, Output: out.Output, IsError: out.IsError, Metadata: out.Metadata})
+			res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.name, Args: args, Output: out.Output, IsError: out.IsError, Metadata: out.Metadata})
 			emit(StreamEvent{Type: "tool_result", ID: tc.id, Name: tc.name, Output: out.Output, IsError: out.IsError})
 		}
 		messages = append(messages, w.results(rep.calls, outs)...)
@@ -359,6 +403,34 @@ func systemPrompt(caller string, tk *Toolkit) string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// callTool runs one call between the tool hooks (§8): BeforeTool may answer for the tool
+// (which then never runs, and AfterTool is not called: C10.3's pin) or rewrite its args;
+// AfterTool may replace the result. It returns the args the call ran with and its result.
+func (c *Client) callTool(ctx context.Context, tk *Toolkit, tc call, turn int) (map[string]any, ToolResult, error) {
+	h, args := c.opts.Hooks, tc.args
+	if h != nil && h.BeforeTool != nil {
+		ov, err := h.BeforeTool(ctx, BeforeToolEvent{Name: tc.name, Args: args, ID: tc.id, Turn: turn})
+		if err != nil {
+			return args, ToolResult{}, err
+		}
+		if ov != nil && ov.Result != nil {
+			return args, *ov.Result, nil
+		}
+		if ov != nil && ov.Args != nil {
+			args = ov.Args
+		}
+	}
+	out, err := tk.Execute(ctx, tc.name, args)
+	if err != nil || h == nil || h.AfterTool == nil {
+		return args, out, err
+	}
+	ov, err := h.AfterTool(ctx, AfterToolEvent{Name: tc.name, Args: args, Result: out, ID: tc.id, Turn: turn})
+	if err == nil && ov != nil && ov.Result != nil {
+		out = *ov.Result
+	}
+	return args, out, err
 }
 
 // beforeLLM applies the hook; what it replaces stays replaced for later turns.
@@ -394,7 +466,9 @@ func (c *Client) exchange(ctx context.Context, url string, headers map[string]st
 	} else {
 		var raw []byte
 		if raw, err = io.ReadAll(resp.Body); err == nil {
-			rep, err = c.wire.decode(raw)
+			if rep, err = c.wire.decode(raw); err == nil {
+				_ = json.Unmarshal(raw, &rep.raw)
+			}
 		}
 	}
 	if err != nil && ctx.Err() != nil {
@@ -429,6 +503,7 @@ type reply struct {
 	assistant map[string]any // appended to the transcript; nil when the model sent none
 	calls     []call
 	usage     Usage
+	raw       map[string]any // the payload for AfterLLM (decodeStream: the usage it saw)
 }
 
 // call is one tool call requested by the model.

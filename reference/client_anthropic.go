@@ -169,6 +169,7 @@ func (anthropicWire) decodeStream(r io.Reader, emit func(StreamEvent)) (reply, e
 	}
 	rep := anthropicReply(blocks)
 	rep.usage = Usage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out}
+	rep.raw = map[string]any{"usage": map[string]any{"input_tokens": in, "output_tokens": out}}
 	return rep, nil
 }
 

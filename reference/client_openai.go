@@ -150,6 +150,8 @@ func (openaiWire) decodeStream(r io.Reader, emit func(StreamEvent)) (reply, erro
 		}
 		if chunk.Usage != nil {
 			rep.usage = chunk.Usage.usage() // the last report is the run's total
+			u := chunk.Usage
+			rep.raw = map[string]any{"usage": map[string]any{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "total_tokens": u.TotalTokens}}
 		}
 		if len(chunk.Choices) == 0 {
 			return true, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/calls"
 	"github.com/muthuishere/toolnexus-conformance/steps/contract"
+	"github.com/muthuishere/toolnexus-conformance/steps/hooks"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 	"github.com/muthuishere/toolnexus-conformance/steps/loop"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
@@ -29,6 +30,7 @@ func Library() kernel.Library {
 		contract.Area(),
 		skills.Area(),
 		loop.Area(),
+		hooks.Area(),
 	}
 }
 

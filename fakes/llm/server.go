@@ -103,6 +103,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	// Record before answering: a client that gives up on the answer has
 	// still sent the request the scenario judges.
 	arrived := time.Now()
+	req.At = arrived
 	index := rt.record(req)
 	if style == "" {
 		writeError(w, StyleOpenAI, http.StatusNotFound, "no endpoint at "+r.URL.Path)

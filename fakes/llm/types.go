@@ -62,6 +62,8 @@ type Request struct {
 	Style string
 	// Stream is whether the body asked for a stream (body["stream"] == true).
 	Stream bool
+	// At is when the request arrived, on the fake's own clock (the process's).
+	At time.Time
 	// GaveUpAfter is, for a reply scripted with a Delay, how long after its arrival the
 	// client closed the request without waiting for the answer; 0 when it waited (or when
 	// the reply had no delay). The fake's own clock: no round trip through the adapter.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 )
@@ -17,10 +18,13 @@ import (
 // SlotFunc answers one slot call of an attempt; args are decoded with numbers kept as sent.
 type SlotFunc func(a *Attempt, args map[string]any) adapter.Answer
 
-// SlotCall is one call of a slot: its name and its arguments as the adapter sent them.
+// SlotCall is one call of a slot: its name, its arguments as the adapter sent them, and when
+// the runner received it (the runner's clock, which the fakes share: a hook's place among
+// the requests the fakes saw is read from these stamps).
 type SlotCall struct {
 	Slot string
 	Args json.RawMessage
+	At   time.Time
 }
 
 // Request is what the host functions saw during one request.
@@ -76,7 +80,7 @@ func (a *Attempt) Requests() []Request {
 func (a *Attempt) answer(fn string, raw json.RawMessage) adapter.Answer {
 	a.slots.mu.Lock()
 	if n := len(a.slots.reqs); n > 0 {
-		a.slots.reqs[n-1].Slots = append(a.slots.reqs[n-1].Slots, SlotCall{fn, append(json.RawMessage(nil), raw...)})
+		a.slots.reqs[n-1].Slots = append(a.slots.reqs[n-1].Slots, SlotCall{fn, append(json.RawMessage(nil), raw...), time.Now()})
 	}
 	a.slots.mu.Unlock()
 	var args map[string]any

@@ -22,6 +22,7 @@ func opClientCreate(a *adapter, x args, _ string) (any, error) {
 	if x.BeforeLLM {
 		opts.Hooks = &toolnexus.Hooks{BeforeLLM: a.host.beforeLLM(x.Handle)}
 	}
+	a.host.installHooks(x.Handle, x, &opts)
 	if x.HTTPClient == "recording" { // the host's whole client, its own Timeout included
 		opts.HTTPClient = &http.Client{Transport: transport{a.host, x.Handle}, Timeout: time.Duration(x.HTTPTimeoutMs) * time.Millisecond}
 	}

@@ -29,6 +29,9 @@ var slots = []string{
 	slotBeforeLLM,
 	slotHTTP,
 	slotTool,
+	slotAfterLLM,
+	slotBeforeTool,
+	slotAfterTool,
 }
 
 const (

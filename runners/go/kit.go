@@ -26,6 +26,7 @@ type args struct {
 	MaxTurns                                                 int
 	RequestParams                                            map[string]any
 	BodyTransform, BeforeLLM, Stream                         bool
+	AfterLLM, BeforeTool, AfterTool                          bool   // client.create: the hooks area's stubs
 	History                                                  *[]any // [] and absent differ
 	Messages                                                 []any
 	McpConfig                                                *struct {

@@ -1,0 +1,133 @@
+@contract
+Feature: Contract C10 - the loop's hooks
+  Upstream SPEC §8 Hooks: beforeLLM and afterLLM around each model call, beforeTool and afterTool
+  around each tool call; beforeTool may answer for the tool or rewrite its arguments, afterTool may
+  replace its result. Each hook calls back to the runner, which stamps the call on the same clock
+  as the fake LLM's requests, so their order is read, not guessed. The host tool "echo" answers
+  "echo-output".
+
+  @id:c10-order @required @src:spec-c10-hooks
+  @C10.1 @C10.7
+  Scenario Outline: the hooks and the requests come in the loop's order (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the loop's order is: beforeLLM(0), LLM request 1, afterLLM(0), beforeTool(echo), tool echo, afterTool(echo), beforeLLM(1), LLM request 2, afterLLM(1)
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c10-after-llm-usage @required @src:spec-c10-after-llm
+  @C10.2
+  Scenario Outline: afterLLM sees the provider's usage of its turn (<style> run)
+    Given an <style> client
+    And every hook records what it sees
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting 3 prompt and 4 completion tokens, then answers "done" reporting 5 prompt and 6 completion tokens
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the afterLLM hook saw, on turn 0, the usage <turn0>
+    And the afterLLM hook saw, on turn 1, the usage <turn1>
+
+    Examples:
+      | style     | turn0                                                          | turn1                                                          |
+      | openai    | {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7} | {"prompt_tokens": 5, "completion_tokens": 6, "total_tokens": 11} |
+      | anthropic | {"input_tokens": 3, "output_tokens": 4}                         | {"input_tokens": 5, "output_tokens": 6}                          |
+
+  @id:c10-deny @required @src:spec-c10-before-tool
+  @C10.3 @C10.7
+  Scenario Outline: beforeTool answering for the tool short-circuits it (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook denies "echo" with "denied"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "echo" never ran
+    And LLM request 2 carries the tool output "denied"
+    And the run's tool call 1 includes {"name": "echo", "output": "denied"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c10-deny-skips-after-tool @recommended @src:rec-c10-deny-after-tool
+  @C10.3
+  Scenario Outline: afterTool is not called for a call beforeTool answered (<style>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook denies "echo" with "denied"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the afterTool hook was never called
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c10-rewrite-args @required @src:spec-c10-before-tool
+  @C10.4
+  Scenario Outline: beforeTool rewriting the arguments makes the call with them (<style>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook rewrites the arguments of "echo" to {"x": "rewritten", "n": [1, null]}
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the tool "echo" ran with the arguments {"x": "rewritten", "n": [1, null]}
+    And the run's tool call 1 includes {"name": "echo", "args": {"x": "rewritten", "n": [1, null]}}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c10-replace-output @required @src:spec-c10-after-tool
+  @C10.5 @C10.7
+  Scenario Outline: afterTool replacing the result changes what the model gets back (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the afterTool hook replaces the output of "echo" with "redacted ✂"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And LLM request 2 carries the tool output "redacted ✂"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c10-before-tool-event @required @src:spec-c10-before-tool
+  @C10.6
+  Scenario Outline: beforeTool sees the tool's name, the parsed arguments, the call's id and the turn (<style>)
+    Given an <style> client
+    And every hook records what it sees
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "é", "n": 2.5, "b": false, "z": null} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the beforeTool hook saw {"name": "echo", "args": {"x": "é", "n": 2.5, "b": false, "z": null}, "id": "<id>", "turn": 0}
+
+    Examples:
+      | style     | id      |
+      | openai    | call_1  |
+      | anthropic | toolu_1 |

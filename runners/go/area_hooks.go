@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+
+	toolnexus "github.com/muthuishere/toolnexus/golang"
+)
+
+// The hooks area: AfterLLM, BeforeTool and AfterTool stubs that call back hooks.* (the
+// llm area installs BeforeLLM). Each relays what the library gave it and returns what the
+// runner answered, as the port's override types.
+
+const (
+	slotAfterLLM   = "hooks.afterLLM"
+	slotBeforeTool = "hooks.beforeTool"
+	slotAfterTool  = "hooks.afterTool"
+)
+
+// installHooks adds the hooks client.create asked for to opts.
+func (h *host) installHooks(client string, x args, opts *toolnexus.ClientOptions) {
+	if !x.AfterLLM && !x.BeforeTool && !x.AfterTool {
+		return
+	}
+	if opts.Hooks == nil {
+		opts.Hooks = &toolnexus.Hooks{}
+	}
+	if x.AfterLLM {
+		opts.Hooks.AfterLLM = func(_ context.Context, ev toolnexus.AfterLLMEvent) error {
+			_, err := h.call(slotAfterLLM, map[string]any{"client": client, "turn": ev.Turn, "model": ev.Model, "response": ev.Response}, nil)
+			return err
+		}
+	}
+	if x.BeforeTool {
+		opts.Hooks.BeforeTool = func(_ context.Context, ev toolnexus.BeforeToolEvent) (*toolnexus.ToolOverride, error) {
+			return h.toolOverride(slotBeforeTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn})
+		}
+	}
+	if x.AfterTool {
+		opts.Hooks.AfterTool = func(_ context.Context, ev toolnexus.AfterToolEvent) (*toolnexus.ToolOverride, error) {
+			result := map[string]any{"output": ev.Result.Output, "isError": ev.Result.IsError}
+			if ev.Result.Metadata != nil {
+				result["metadata"] = ev.Result.Metadata
+			}
+			return h.toolOverride(slotAfterTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn, "result": result})
+		}
+	}
+}
+
+// toolOverride calls back and turns the answer ({result} / {args} / null) into the port's
+// ToolOverride; null is no override.
+func (h *host) toolOverride(slot string, args map[string]any) (*toolnexus.ToolOverride, error) {
+	var ov *struct {
+		Args   map[string]any
+		Result *struct {
+			Output  string
+			IsError bool
+		}
+	}
+	if _, err := h.call(slot, args, &ov); err != nil || ov == nil {
+		return nil, err
+	}
+	out := &toolnexus.ToolOverride{Args: ov.Args}
+	if ov.Result != nil {
+		out.Result = &toolnexus.ToolResult{Output: ov.Result.Output, IsError: ov.Result.IsError}
+	}
+	return out, nil
+}

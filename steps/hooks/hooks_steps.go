@@ -1,0 +1,240 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+)
+
+func registerHooksSteps(sc *kernel.Steps) {
+	sc.Step(`^every hook records what it sees$`, (*World).recordAll)
+	sc.Step(`^the beforeTool hook denies "([^"]*)" with "([^"]*)"$`, (*World).deny)
+	sc.Step(`^the beforeTool hook rewrites the arguments of "([^"]*)" to (\{.*\})$`, (*World).rewrite)
+	sc.Step(`^the afterTool hook replaces the output of "([^"]*)" with "([^"]*)"$`, (*World).replace)
+	sc.Step(`^the loop's order is: (.+)$`, (*World).orderIs)
+	sc.Step(`^the afterLLM hook saw, on turn (\d+), the usage (\{.*\})$`, (*World).afterLLMUsage)
+	sc.Step(`^the beforeTool hook saw (\{.*\})$`, (*World).beforeToolSaw)
+	sc.Step(`^the afterTool hook was never called$`, (*World).afterToolNever)
+	sc.Step(`^the tool "([^"]*)" never ran$`, (*World).toolNeverRan)
+	sc.Step(`^the tool "([^"]*)" ran with the arguments (\{.*\})$`, (*World).toolRanWith)
+	sc.Step(`^the run's tool call (\d+) includes (\{.*\})$`, (*World).runCallIncludes)
+}
+
+// recordAll installs the four hooks: beforeLLM (the llm area's, with no override) and the
+// three of this area, each answering as the scenario says (null unless told otherwise).
+func (w *World) recordAll() error {
+	if _, ok := w.llm().Client["beforeLLM"]; !ok {
+		if err := llm.SetClient(w.A, "beforeLLM", map[string]any{}); err != nil {
+			return err
+		}
+	}
+	for _, h := range []string{"afterLLM", "beforeTool", "afterTool"} {
+		if err := llm.SetClient(w.A, h, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *World) deny(tool, text string) error { w.hk().deny[tool] = text; return nil }
+
+func (w *World) rewrite(tool, raw string) error {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
+	}
+	w.hk().rewrite[tool] = m
+	return nil
+}
+
+func (w *World) replace(tool, text string) error { w.hk().replace[tool] = text; return nil }
+
+// event is one thing the loop did, on the runner's clock: a host function's call or a
+// request the fake LLM received.
+type event struct {
+	at    time.Time
+	label string
+}
+
+// runSlots are the slot calls of the last client.run that returned.
+func (w *World) runSlots() ([]kernel.SlotCall, error) {
+	ran := llm.RanRequests(w.A)
+	if len(ran) == 0 {
+		return nil, fmt.Errorf("harness: no run returned")
+	}
+	return ran[len(ran)-1].Slots, nil
+}
+
+// timeline merges the run's hook and tool calls with the fake LLM's requests, in time order.
+func (w *World) timeline() ([]event, error) {
+	slots, err := w.runSlots()
+	if err != nil {
+		return nil, err
+	}
+	var evs []event
+	for _, c := range slots {
+		args := c.Decode()
+		label := ""
+		switch c.Slot {
+		case "llm.beforeLLM":
+			label = fmt.Sprintf("beforeLLM(%v)", args["turn"])
+		case "hooks.afterLLM":
+			label = fmt.Sprintf("afterLLM(%v)", args["turn"])
+		case "hooks.beforeTool":
+			label = fmt.Sprintf("beforeTool(%v)", args["name"])
+		case "hooks.afterTool":
+			label = fmt.Sprintf("afterTool(%v)", args["name"])
+		case "contract.tool":
+			label = fmt.Sprintf("tool %v", args["name"])
+		default:
+			continue
+		}
+		evs = append(evs, event{c.At, label})
+	}
+	for i, r := range w.llm().Route.Requests() {
+		evs = append(evs, event{r.At, fmt.Sprintf("LLM request %d", i+1)})
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].at.Before(evs[j].at) })
+	return evs, nil
+}
+
+func (w *World) orderIs(list string) error {
+	evs, err := w.timeline()
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, e.label)
+	}
+	want := strings.Split(list, ", ")
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		return fmt.Errorf("the loop's order differs (-want +got):\n%w", kernel.DiffOf(want, got))
+	}
+	return nil
+}
+
+// calls are the decoded arguments of the run's calls of one slot, in order.
+func (w *World) calls(slot string) ([]map[string]any, error) {
+	slots, err := w.runSlots()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, c := range slots {
+		if c.Slot == slot {
+			out = append(out, c.Decode())
+		}
+	}
+	return out, nil
+}
+
+func (w *World) afterLLMUsage(turn int, raw string) error {
+	calls, err := w.calls("hooks.afterLLM")
+	if err != nil {
+		return err
+	}
+	for _, c := range calls {
+		if fmt.Sprint(c["turn"]) != fmt.Sprint(turn) {
+			continue
+		}
+		resp, _ := c["response"].(map[string]any)
+		var want any
+		_ = json.Unmarshal([]byte(raw), &want)
+		if path := common.Includes(want, resp["usage"]); path != "" {
+			return fmt.Errorf("afterLLM on turn %d saw the usage %s; want it to include %s (at %s)", turn, common.CompactJSON(resp["usage"]), raw, path)
+		}
+		return nil
+	}
+	return fmt.Errorf("afterLLM was not called on turn %d (its calls: %s)", turn, common.CompactJSON(calls))
+}
+
+func (w *World) beforeToolSaw(raw string) error {
+	calls, err := w.calls("hooks.beforeTool")
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return fmt.Errorf("beforeTool was called %d times; want once: %s", len(calls), common.CompactJSON(calls))
+	}
+	var want any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
+	}
+	if path := common.Includes(want, calls[0]); path != "" {
+		return fmt.Errorf("beforeTool saw %s; want it to include %s (at %s)", common.CompactJSON(calls[0]), raw, path)
+	}
+	return nil
+}
+
+func (w *World) afterToolNever() error {
+	calls, err := w.calls("hooks.afterTool")
+	if err != nil {
+		return err
+	}
+	if len(calls) > 0 {
+		return fmt.Errorf("afterTool was called %d times: %s", len(calls), common.CompactJSON(calls))
+	}
+	return nil
+}
+
+func (w *World) toolCalls(name string) ([]map[string]any, error) {
+	calls, err := w.calls("contract.tool")
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for _, c := range calls {
+		if c["name"] == name {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func (w *World) toolNeverRan(name string) error {
+	calls, err := w.toolCalls(name)
+	if err != nil {
+		return err
+	}
+	if len(calls) > 0 {
+		return fmt.Errorf("the tool %q ran %d times: %s", name, len(calls), common.CompactJSON(calls))
+	}
+	return nil
+}
+
+func (w *World) toolRanWith(name, raw string) error {
+	calls, err := w.toolCalls(name)
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return fmt.Errorf("the tool %q ran %d times; want once", name, len(calls))
+	}
+	return common.SameJSON(fmt.Sprintf("the arguments %q ran with", name), raw, calls[0]["input"])
+}
+
+func (w *World) runCallIncludes(n int, raw string) error {
+	rs := w.llm().Results
+	if len(rs) == 0 {
+		return fmt.Errorf("harness: no run returned a result")
+	}
+	calls, _ := rs[len(rs)-1]["calls"].([]any)
+	if n < 1 || n > len(calls) {
+		return fmt.Errorf("the run result lists %d tool calls; there is no call %d", len(calls), n)
+	}
+	var want any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
+	}
+	if path := common.Includes(want, calls[n-1]); path != "" {
+		return fmt.Errorf("the run's tool call %d is %s; want it to include %s (at %s)", n, common.CompactJSON(calls[n-1]), raw, path)
+	}
+	return nil
+}
