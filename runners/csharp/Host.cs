@@ -23,7 +23,8 @@ public static class Host
     // The slots ("<area>.<name>") this adapter installs stubs for, as hello lists them.
     public const string BodyTransformSlot = "llm.bodyTransform", BeforeLLMSlot = "llm.beforeLLM",
         HttpSlot = "transport.http", ToolSlot = "contract.tool";
-    public static readonly string[] Slots = [BodyTransformSlot, BeforeLLMSlot, HttpSlot, ToolSlot];
+    public static readonly string[] Slots = [BodyTransformSlot, BeforeLLMSlot, HttpSlot, ToolSlot,
+        HookStubs.AfterLLMSlot, HookStubs.BeforeToolSlot, HookStubs.AfterToolSlot];
 
     // One callback at a time per adapter (the lock); the answer is read synchronously, so a host
     // function the port calls synchronously works as well as an async one. The answer returns a

@@ -74,7 +74,7 @@ public sealed partial class Adapter
             MaxTurns = (int?)a["maxTurns"],
             RequestParams = Json.Arg<Dictionary<string, object?>>(a, "requestParams"),
             BodyTransform = (bool?)a["bodyTransform"] == true ? Host.BodyTransform(handle) : null,
-            Hooks = (bool?)a["beforeLLM"] == true ? new LlmClient.Hooks { BeforeLLM = Host.BeforeLLM(handle) } : null,
+            Hooks = HookStubs.For(handle, a),
             Store = hostStore, // null: the port's default store
         };
         // The port takes the HttpClient whole, so its own timeout travels with it (G2.1).

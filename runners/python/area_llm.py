@@ -59,9 +59,14 @@ async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
             kw[name] = copy.deepcopy(args[k])
     if args.get("bodyTransform"):
         kw["body_transform"] = body_transform_stub(handle)
+    hooks: dict[str, Any] = {}
     if args.get("beforeLLM"):
-        kw["hooks"] = {"before_llm": before_llm_stub(handle)}
-    kw.update(kit.client_options(handle, args))
+        hooks["before_llm"] = before_llm_stub(handle)
+    extra = kit.client_options(handle, args)
+    hooks.update(extra.pop("hooks", {}))  # the hooks area's stubs join before_llm in one dict
+    if hooks:
+        kw["hooks"] = hooks
+    kw.update(extra)
     kit.clients[handle] = tn.create_client(**kw)
     return {}
 
