@@ -15,6 +15,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/parity"
 	"github.com/muthuishere/toolnexus-conformance/steps/skills"
 	"github.com/muthuishere/toolnexus-conformance/steps/store"
+	"github.com/muthuishere/toolnexus-conformance/steps/stream"
 	"github.com/muthuishere/toolnexus-conformance/steps/transport"
 )
 
@@ -31,6 +32,7 @@ func Library() kernel.Library {
 		skills.Area(),
 		loop.Area(),
 		hooks.Area(),
+		stream.Area(),
 	}
 }
 

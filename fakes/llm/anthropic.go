@@ -74,7 +74,7 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 		index++
 	}
 	if a.text != "" {
-		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", pieces(a.text))
+		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", a.textPieces())
 	} else if len(a.calls) == 0 {
 		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", nil)
 	}
@@ -88,4 +88,12 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 		"usage": map[string]any{"output_tokens": a.usage.Completion},
 	})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// textPieces are the streamed text deltas: the scripted ones, else pieces of the text.
+func (a answer) textPieces() []string {
+	if a.pieces != nil {
+		return a.pieces
+	}
+	return pieces(a.text)
 }

@@ -84,22 +84,48 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	}
 	delta(first)
 	if a.text != "" {
-		for _, p := range pieces(a.text) {
+		for _, p := range a.textPieces() {
 			delta(map[string]any{"content": p})
 		}
 	}
-	for i, c := range a.calls {
+	open := func(i int, c call) {
 		delta(map[string]any{"tool_calls": []any{map[string]any{
 			"index":    i,
 			"id":       c.id,
 			"type":     "function",
 			"function": map[string]any{"name": c.name, "arguments": ""},
 		}}})
-		for _, p := range pieces(c.args) {
-			delta(map[string]any{"tool_calls": []any{map[string]any{
-				"index":    i,
-				"function": map[string]any{"arguments": p},
-			}}})
+	}
+	fragment := func(i int, p string) {
+		delta(map[string]any{"tool_calls": []any{map[string]any{
+			"index":    i,
+			"function": map[string]any{"arguments": p},
+		}}})
+	}
+	if a.interleave {
+		frags := make([][]string, len(a.calls))
+		for i, c := range a.calls {
+			open(i, c)
+			frags[i] = pieces(c.args)
+		}
+		for k := 0; ; k++ {
+			sent := false
+			for i := range frags {
+				if k < len(frags[i]) {
+					fragment(i, frags[i][k])
+					sent = true
+				}
+			}
+			if !sent {
+				break
+			}
+		}
+	} else {
+		for i, c := range a.calls {
+			open(i, c)
+			for _, p := range pieces(c.args) {
+				fragment(i, p)
+			}
 		}
 	}
 	s.event("", chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": openAIFinish(a)}}))

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -107,12 +108,14 @@ func (q Request) clone() Request {
 // answer is a reply made concrete for one request: ids assigned, arguments
 // encoded. Both styles render it.
 type answer struct {
-	n       int // per-route answer number, for "chatcmpl-<n>" / "msg_<n>"
-	model   string
-	created int64
-	text    string
-	calls   []call
-	usage   Usage
+	n          int // per-route answer number, for "chatcmpl-<n>" / "msg_<n>"
+	model      string
+	created    int64
+	text       string
+	pieces     []string // streamed text deltas; nil: pieces(text)
+	interleave bool
+	calls      []call
+	usage      Usage
 }
 
 type call struct {
@@ -132,6 +135,10 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	if reply.Usage != nil {
 		a.usage = *reply.Usage
 	}
+	if reply.TextPieces != nil {
+		a.text, a.pieces = strings.Join(reply.TextPieces, ""), reply.TextPieces
+	}
+	a.interleave = reply.Interleave
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

@@ -23,6 +23,13 @@ type Reply struct {
 	// Delay holds the answer back this long (a slow provider); a client that
 	// gives up first never gets it.
 	Delay time.Duration
+	// TextPieces, when set, are the text deltas a streamed answer sends (Text is
+	// their concatenation); unset, Text is cut into pieces of the fake's choosing.
+	TextPieces []string
+	// Interleave makes a streamed openai answer open every tool call first, then
+	// send their argument fragments in turns (call 0, call 1, call 0, …), so only
+	// the chunks' index says which call a fragment belongs to.
+	Interleave bool
 	// Usage, when set, is the token counts this answer reports; nil reports the
 	// fixed counts every answer carries (10 prompt, 5 completion).
 	Usage *Usage

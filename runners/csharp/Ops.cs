@@ -85,13 +85,16 @@ public sealed partial class Adapter
         return new JsonObject();
     }
 
-    private Task<JsonObject> ClientRunAsync(JsonObject a)
+    private async Task<JsonObject> ClientRunAsync(JsonObject a)
     {
         var prompt = (string?)a["prompt"] ?? "";
         var history = Json.Arg<List<object?>>(a, "history");
-        if ((bool?)a["stream"] != true) return RunReportAsync(a, (c, tk) => c.RunAsync(prompt, tk, history));
+        if ((bool?)a["stream"] != true) return await RunReportAsync(a, (c, tk) => c.RunAsync(prompt, tk, history));
         if (history != null) throw AdapterError.Unsupported("adapter: the C# port's StreamAsync takes no history (only a conversation id)");
-        return RunReportAsync(a, (c, tk) => c.StreamAsync(prompt, tk, _ => { }));
+        var events = new List<JsonNode?>();
+        var report = await RunReportAsync(a, (c, tk) => c.StreamAsync(prompt, tk, ev => { lock (events) events.Add(EventNode(ev)); }));
+        lock (events) report["events"] = new JsonArray(events.ToArray());
+        return report;
     }
 
     // Runs with the named toolkit, or an empty one (builtins off) built for the call, as the

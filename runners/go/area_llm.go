@@ -56,6 +56,7 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 		defer tk.Close()
 	}
 	var res toolnexus.RunResult
+	var events []any
 	out := &res
 	switch c := e.client; {
 	case op == "client.ask":
@@ -63,7 +64,7 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	case x.Stream:
 		var ch <-chan toolnexus.StreamEvent
 		if ch, err = c.Stream(ctx, x.Prompt, tk); err == nil {
-			out, err = drainStream(ch)
+			out, events, err = drainStream(ch)
 		}
 	case x.History != nil:
 		res, err = c.RunWithHistory(ctx, x.Prompt, tk, append([]any{}, *x.History...))
@@ -73,7 +74,11 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runReport(out), nil
+	report := runReport(out)
+	if x.Stream {
+		report["events"] = events
+	}
+	return report, nil
 }
 
 // runReport is what the library returned; no result stays null.
@@ -95,10 +100,13 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
 }
 
-// drainStream consumes a stream up to its terminal event; the rest is drained in the
-// background so the library's goroutine never blocks on us.
-func drainStream(ch <-chan toolnexus.StreamEvent) (*toolnexus.RunResult, error) {
+// drainStream consumes a stream up to its terminal event, keeping every event in the
+// protocol's names; the rest is drained in the background so the library's goroutine never
+// blocks on us.
+func drainStream(ch <-chan toolnexus.StreamEvent) (*toolnexus.RunResult, []any, error) {
+	events := []any{}
 	for ev := range ch {
+		events = append(events, eventReport(ev))
 		if ev.Type != "done" && ev.Type != "error" {
 			continue
 		}
@@ -107,11 +115,35 @@ func drainStream(ch <-chan toolnexus.StreamEvent) (*toolnexus.RunResult, error) 
 			}
 		}()
 		if ev.Type == "error" && ev.Err == nil {
-			return nil, adapterErr("failed", "adapter: error event without an error")
+			return nil, events, adapterErr("failed", "adapter: error event without an error")
 		}
-		return ev.Result, ev.Err // a done event without a result is reported as null
+		return ev.Result, events, ev.Err // a done event without a result is reported as null
 	}
-	return nil, adapterErr("failed", "adapter: stream closed without a done or error event")
+	return nil, events, adapterErr("failed", "adapter: stream closed without a done or error event")
+}
+
+// eventReport is one stream event with the fields its type carries (SPEC §8 Streaming).
+func eventReport(ev toolnexus.StreamEvent) map[string]any {
+	out := map[string]any{"type": ev.Type}
+	switch ev.Type {
+	case "text":
+		out["delta"] = ev.Delta
+	case "tool_call":
+		out["id"], out["name"], out["args"] = ev.ID, ev.Name, ev.Args
+	case "tool_result":
+		out["id"], out["name"], out["output"], out["isError"] = ev.ID, ev.Name, ev.Output, ev.IsError
+	case "usage":
+		if ev.Usage != nil {
+			out["usage"] = map[string]any{"promptTokens": ev.Usage.PromptTokens, "completionTokens": ev.Usage.CompletionTokens, "totalTokens": ev.Usage.TotalTokens}
+		}
+	case "done":
+		out["result"] = runReport(ev.Result)
+	case "error":
+		if ev.Err != nil {
+			out["error"] = ev.Err.Error()
+		}
+	}
+	return out
 }
 
 // bodyTransform calls back with the body; in place, it edits the very map it got.

@@ -25,8 +25,11 @@ func TestDoneWithoutResult(t *testing.T) {
 	ch := make(chan toolnexus.StreamEvent, 1)
 	ch <- toolnexus.StreamEvent{Type: "done"}
 	close(ch)
-	res, err := drainStream(ch)
+	res, events, err := drainStream(ch)
 	if err != nil || res != nil {
 		t.Fatalf("drainStream = %v, %v; want nil, nil", res, err)
+	}
+	if len(events) != 1 || events[0].(map[string]any)["type"] != "done" {
+		t.Errorf("events %v; want the one done event", events)
 	}
 }

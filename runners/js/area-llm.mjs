@@ -19,6 +19,18 @@ function beforeLLMStub(client) {
   }
 }
 
+// runReport is a RunResult in the protocol's shape: what the port returned, missing stays null.
+function runReport(res) {
+  const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
+  // RunResult.toolCalls as given; an undefined metadata drops out of the JSON line
+  const calls = Array.isArray(res.toolCalls)
+    ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
+    : null
+  const usage = res.usage ? { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens, totalTokens: res.usage.totalTokens } : null
+  return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls, status: res.status ?? null,
+    limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage }
+}
+
 // withRun resolves the handles, runs fn and reports what the port returned (missing stays
 // null). With no toolkit named it passes an empty one, as the port's run needs a Toolkit.
 async function withRun(args, fn) {
@@ -26,22 +38,22 @@ async function withRun(args, fn) {
   const empty = args.toolkit === undefined ? await tn.createToolkit({ builtins: false }) : undefined
   try {
     const res = (await fn(client, empty ?? lookupToolkit(args.toolkit))) ?? {}
-    const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
-    // RunResult.toolCalls as given; an undefined metadata drops out of the JSON line
-    const calls = Array.isArray(res.toolCalls)
-      ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
-      : null
-    const usage = res.usage ? { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens, totalTokens: res.usage.totalTokens } : null
-    return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls, status: res.status ?? null,
-      limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage }
+    const report = runReport(res)
+    if (res.__events) report.events = res.__events.map((ev) => (ev && ev.type === "done" ? { ...ev, result: runReport(ev.result ?? {}) } : ev))
+    return report
   } finally {
     if (empty) await empty.close().catch(() => {})
   }
 }
 
-// drainStream consumes the port's async generator up to its `done` event.
+// drainStream consumes the port's async generator up to its `done` event, keeping every
+// event (its fields are already the SPEC's names); the result carries them as `events`.
 async function drainStream(gen) {
-  for await (const ev of gen) if (ev && ev.type === "done") return ev.result ?? null
+  const events = []
+  for await (const ev of gen) {
+    events.push(ev)
+    if (ev && ev.type === "done") return { ...(ev.result ?? {}), __events: events }
+  }
   throw fault("adapter: the stream ended without a done event")
 }
 

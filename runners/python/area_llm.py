@@ -78,14 +78,32 @@ async def op_client_run(args: dict[str, Any]) -> dict[str, Any]:
     if args.get("history"):  # an empty history is the same as none
         raise AdapterError("unsupported",
                            "toolnexus Client.stream(prompt, toolkit, *, id=None, cancel=None) takes no history")
-    result = None
+    result, seen = None, []
     async with contextlib.aclosing(client.stream(prompt, tk)) as events:
         async for ev in events:
+            seen.append(event_report(ev))
             if isinstance(ev, dict) and ev.get("type") == "done":
                 result = ev.get("result")
     if result is None:
         raise AdapterError("failed", "adapter: the stream ended without a done event")
-    return run_report(result)
+    report = run_report(result)
+    report["events"] = seen
+    return report
+
+
+def event_report(ev: Any) -> dict[str, Any]:
+    # one stream event in the protocol's names (the port's is_error is isError, its usage dict's
+    # prompt_tokens is promptTokens, as for RunResult); nothing else is changed or added
+    if not isinstance(ev, dict):
+        return {"type": repr(ev)}
+    out = {("isError" if k == "is_error" else k): v for k, v in ev.items()}
+    if isinstance(ev.get("usage"), dict):
+        u = ev["usage"]
+        out["usage"] = {"promptTokens": u.get("prompt_tokens"), "completionTokens": u.get("completion_tokens"),
+                        "totalTokens": u.get("total_tokens")}
+    if ev.get("type") == "done":
+        out["result"] = run_report(ev.get("result"))
+    return out
 
 
 async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import (
 // toolkit's own tool list, execute-by-name, the schema adapters and sanitize.
 func registerContractToolSteps(sc *kernel.Steps) {
 	sc.Step(`^a toolkit with the host tool "([^"]*)"$`, (*World).toolkitWithHostTool)
+	sc.Step(`^a toolkit with the host tools "([^"]*)" and "([^"]*)"$`, (*World).toolkitWithHostTools)
 	sc.Step(`^a native tool "([^"]*)" that returns "([^"]*)"$`, (*World).nativeReturns)
 	sc.Step(`^a native tool "([^"]*)" with no input schema that returns "([^"]*)"$`, (*World).nativeNoSchema)
 	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, (*World).nativeThrows)
@@ -474,10 +475,20 @@ func (w *World) sanitizedIs(want string) error {
 	return nil
 }
 
-func (w *World) toolkitWithHostTool(name string) error {
-	w.ct().addTool(name, name+"-output")
+func (w *World) toolkitWithHostTool(name string) error { return w.toolkitWithHostTools(name, "") }
+
+// toolkitWithHostTools builds a toolkit of host tools (b: none when ""), each answering
+// "<name>-output".
+func (w *World) toolkitWithHostTools(a, b string) error {
+	var tools []any
+	for _, name := range []string{a, b} {
+		if name != "" {
+			w.ct().addTool(name, name+"-output")
+			tools = append(tools, llm.EchoTool(name))
+		}
+	}
 	h := w.Handle("t")
-	if _, err := w.Must("toolkit.create", map[string]any{"handle": h, "extraTools": []any{llm.EchoTool(name)}}); err != nil {
+	if _, err := w.Must("toolkit.create", map[string]any{"handle": h, "extraTools": tools}); err != nil {
 		return err
 	}
 	w.TK().Current = h

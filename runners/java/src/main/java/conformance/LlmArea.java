@@ -59,8 +59,14 @@ final class LlmArea implements Kit.Area {
         List<?> history = (List<?>) a.get("history");
         if (Boolean.TRUE.equals(a.get("stream"))) {
             if (history != null) throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
-            Consumer<Object> ignore = ev -> { }; // the call returns the final result
-            return run(a, (c, tk) -> Port.call("LlmClient", c, "stream", prompt, tk, ignore));
+            List<Object> events = Collections.synchronizedList(new ArrayList<>());
+            Consumer<Object> keep = ev -> events.add(event(ev)); // the call also returns the final result
+            Object report = run(a, (c, tk) -> Port.call("LlmClient", c, "stream", prompt, tk, keep));
+            if (report instanceof Map<?, ?> m) {
+                @SuppressWarnings("unchecked") Map<String, Object> out = (Map<String, Object>) m;
+                out.put("events", new ArrayList<>(events));
+            }
+            return report;
         }
         return run(a, (c, tk) -> history == null ? Port.call("LlmClient", c, "run", prompt, tk)
                 : Port.call("LlmClient", c, "run", prompt, tk, new ArrayList<>(history)));
@@ -72,20 +78,43 @@ final class LlmArea implements Kit.Area {
         Object tk = a.containsKey("toolkit") ? kit.toolkits.get(a.get("toolkit")) : null;
         Object empty = tk != null ? null : Kit.newToolkit(opts -> { });
         try {
-            Object res = call.apply(c.client(), tk != null ? tk : empty);
-            if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null, "calls", null);
-            Object text = Port.get(res, "text");
-            List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
-            List<String> names = calls == null ? null : calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList();
-            Object usage = Port.get(res, "usage");
-            return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
-                    "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
-                    "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
-                    "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
-                            "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
+            return report(call.apply(c.client(), tk != null ? tk : empty));
         } finally {
             if (empty != null) Port.call("Toolkit", empty, "close");
         }
+    }
+
+    /** A RunResult in the protocol's shape; a null result stays null throughout. */
+    private static Map<String, Object> report(Object res) {
+        if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null, "calls", null);
+        Object text = Port.get(res, "text");
+        List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
+        List<String> names = calls == null ? null : calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList();
+        Object usage = Port.get(res, "usage");
+        return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
+                "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
+                "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
+                "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
+                        "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
+    }
+
+    /** One StreamEvent with the fields its kind carries, its kind as the SPEC's type name (TOOL_CALL is tool_call). */
+    private Map<String, Object> event(Object ev) {
+        String type = String.valueOf(Port.get(ev, "type")).toLowerCase(java.util.Locale.ROOT);
+        Map<String, Object> out = Json.obj("type", type);
+        switch (type) {
+            case "text" -> out.put("delta", Port.get(ev, "delta"));
+            case "tool_call" -> { out.put("id", Port.get(ev, "id")); out.put("name", Port.get(ev, "name")); out.put("args", Json.copy(Port.get(ev, "args"))); }
+            case "tool_result" -> { out.put("id", Port.get(ev, "id")); out.put("name", Port.get(ev, "name")); out.put("output", Port.get(ev, "output")); out.put("isError", Port.get(ev, "isError")); }
+            case "usage" -> {
+                Object u = Port.get(ev, "usage");
+                out.put("usage", u == null ? null : Json.obj("promptTokens", Port.get(u, "promptTokens"),
+                        "completionTokens", Port.get(u, "completionTokens"), "totalTokens", Port.get(u, "totalTokens")));
+            }
+            case "done" -> out.put("result", report(Port.get(ev, "result")));
+            default -> { }
+        }
+        return out;
     }
 
     /** One RunResult.toolCalls entry (public fields name, args, output, isError, metadata); a null metadata is left out. */

@@ -1,0 +1,99 @@
+@contract
+Feature: Contract C11 - the stream's events
+  Upstream SPEC §8 Streaming: the same loop as run(), incremental: text deltas, tool_call before each
+  tool runs, tool_result after, usage, and done carrying the final RunResult. A streamed
+  client.run returns every event the port emitted, in order, with the SPEC's field names.
+
+  @id:c11-events @required @src:spec-c11-events
+  @C11.1 @C11.3
+  Scenario Outline: a tool call and two text deltas stream as their events, the call's before its result, done last (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams "hel" and "lo"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's events include, in this order, [{"type": "tool_call", "id": "<id>", "name": "ping", "args": {}}, {"type": "tool_result", "id": "<id>", "name": "ping", "output": "ping-output", "isError": false}, {"type": "text", "delta": "hel"}, {"type": "text", "delta": "lo"}]
+    And the stream's last event is its done event, whose result includes {"text": "hello", "turns": 2}
+
+    Examples:
+      | style     | id      |
+      | openai    | call_1  |
+      | anthropic | toolu_1 |
+
+  @id:c11-event-types @recommended @src:rec-c11-order
+  @C11.2
+  Scenario Outline: usage comes once, right before done, and nothing else is emitted (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams "hel" and "lo"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's event types are exactly tool_call, tool_result, text, text, usage, done
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c11-openai-stream-body @required @src:spec-c11-openai
+  @C11.4
+  Scenario: every openai stream request asks for usage
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams "hel" and "lo"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And every LLM request body has "stream" equal to true
+    And every LLM request body has "stream_options" equal to {"include_usage": true}
+
+  @id:c11-interleaved-fragments @required @src:spec-c11-assemble
+  @C11.5 @C11.6
+  Scenario Outline: argument fragments of two calls, interleaved, are assembled by index (<style>)
+    Given an <style> client
+    And a toolkit with the host tools "a" and "b"
+    And the fake LLM first calls the tool "a" with {"a": "xyz é"} and the tool "b" with {"b": [1, 2, {"c": null}]} at once, their argument fragments interleaved, and then answers "done"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the tool "a" ran once, with the arguments {"a": "xyz é"}
+    And the tool "b" ran once, with the arguments {"b": [1, 2, {"c": null}]}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c11-done-equals-run @required @src:spec-c11-same-loop
+  @C11.7
+  Scenario Outline: the stream's done result is the run's result (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM, twice over, first calls the tool "ping" and then answers "done"
+    When the client runs "go" in run mode
+    And the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's done result equals the run's in <fields>
+    And the stream's text deltas join to its result's text
+
+    # An anthropic stream's usage reading is SPEC.md §9's recommended C9.11 pin
+    # (c9-usage-anthropic-stream), so it is not compared here.
+    Examples:
+      | style     | fields                               |
+      | openai    | text, turns, toolCalls and usage     |
+      | anthropic | text, turns and toolCalls            |
+
+  @id:c11-limit-done @recommended @src:rec-c11-limit
+  @C11.9
+  Scenario Outline: a stream cut by maxTurns ends with done, incomplete (<style>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's last event is its done event, whose result includes {"status": "incomplete", "limit": "maxTurns", "turns": 2}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

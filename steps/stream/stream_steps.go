@@ -1,0 +1,195 @@
+package stream
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
+	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
+	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+)
+
+func registerStreamSteps(sc *kernel.Steps) {
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams "([^"]*)" and "([^"]*)"$`, (*World).toolThenPieces)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and the tool "([^"]*)" with (\{.*\}) at once, their argument fragments interleaved, and then answers "([^"]*)"$`, (*World).twoCallsInterleaved)
+	sc.Step(`^the fake LLM, twice over, first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptTwice)
+	sc.Step(`^the stream's events include, in this order, (\[.*\])$`, (*World).eventsIncludeInOrder)
+	sc.Step(`^the stream's event types are exactly (.+)$`, (*World).eventTypesAre)
+	sc.Step(`^the stream's last event is its done event, whose result includes (\{.*\})$`, (*World).lastIsDone)
+	sc.Step(`^the stream's text deltas join to its result's text$`, (*World).deltasJoin)
+	sc.Step(`^the stream's done result equals the run's in (.+)$`, (*World).doneEqualsRun)
+	sc.Step(`^the tool "([^"]*)" ran once, with the arguments (\{.*\})$`, (*World).toolRanWith)
+}
+
+func (w *World) toolThenPieces(tool, a, b string) error {
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
+		llmfake.Reply{TextPieces: []string{a, b}},
+	)
+	return nil
+}
+
+func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
+	var a1, a2 map[string]any
+	if json.Unmarshal([]byte(raw1), &a1) != nil || json.Unmarshal([]byte(raw2), &a2) != nil {
+		return fmt.Errorf("harness: %s or %s is not a JSON object", raw1, raw2)
+	}
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: t1, Args: a1}, {Name: t2, Args: a2}}, Interleave: true},
+		llmfake.Reply{Text: text},
+	)
+	return nil
+}
+
+func (w *World) scriptTwice(tool, text string) error {
+	for range 2 {
+		w.llm().Route.Script(
+			llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: map[string]any{"text": "from the model"}}}},
+			llmfake.Reply{Text: text},
+		)
+	}
+	return nil
+}
+
+// results are the run results in order; events are the last one's stream events.
+func (w *World) events() ([]map[string]any, error) {
+	rs := w.llm().Results
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("harness: no run returned a result")
+	}
+	raw, ok := rs[len(rs)-1]["events"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("the streamed run reported no events (events: %s)", common.CompactJSON(rs[len(rs)-1]["events"]))
+	}
+	out := make([]map[string]any, len(raw))
+	for i, e := range raw {
+		out[i], _ = e.(map[string]any)
+	}
+	return out, nil
+}
+
+// eventsIncludeInOrder finds each wanted event, in order, among the events (others may come
+// between); an event matches when it includes the wanted fields.
+func (w *World) eventsIncludeInOrder(raw string) error {
+	var want []any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON array: %w", raw, err)
+	}
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	at := 0
+	for _, wv := range want {
+		found := false
+		for ; at < len(evs); at++ {
+			if common.Includes(wv, evs[at]) == "" {
+				found, at = true, at+1
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("the stream's events lack %s in that order; they are %s", common.CompactJSON(wv), common.CompactJSON(evs))
+		}
+	}
+	return nil
+}
+
+func (w *World) eventTypesAre(list string) error {
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, fmt.Sprint(e["type"]))
+	}
+	if strings.Join(got, ", ") != list {
+		return fmt.Errorf("the stream's event types are %s; want exactly %s", strings.Join(got, ", "), list)
+	}
+	return nil
+}
+
+func (w *World) lastIsDone(raw string) error {
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	if len(evs) == 0 || evs[len(evs)-1]["type"] != "done" {
+		return fmt.Errorf("the stream's last event is not done: %s", common.CompactJSON(evs))
+	}
+	var want any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
+	}
+	if path := common.Includes(want, evs[len(evs)-1]["result"]); path != "" {
+		return fmt.Errorf("the done event's result %s does not include %s (at %s)", common.CompactJSON(evs[len(evs)-1]["result"]), raw, path)
+	}
+	return nil
+}
+
+func (w *World) deltasJoin() error {
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	var text any
+	for _, e := range evs {
+		if e["type"] == "text" {
+			s, _ := e["delta"].(string)
+			b.WriteString(s)
+		}
+		if e["type"] == "done" {
+			r, _ := e["result"].(map[string]any)
+			text = r["text"]
+		}
+	}
+	if text != b.String() {
+		return fmt.Errorf("the text deltas join to %q; the done result's text is %s", b.String(), common.CompactJSON(text))
+	}
+	return nil
+}
+
+// doneEqualsRun compares the named fields of the first run's result (not streamed) with the
+// last stream's done result.
+func (w *World) doneEqualsRun(fields string) error {
+	rs := w.llm().Results
+	if len(rs) < 2 {
+		return fmt.Errorf("harness: want a run and a stream; %d results", len(rs))
+	}
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	done, _ := evs[len(evs)-1]["result"].(map[string]any)
+	want, got := map[string]any{}, map[string]any{}
+	for _, f := range strings.Split(strings.ReplaceAll(fields, " and ", ", "), ", ") {
+		want[f], got[f] = rs[0][f], done[f]
+	}
+	if d := kernel.DiffOf(want, got); d != nil {
+		return fmt.Errorf("the stream's done result differs from the run's (-run +stream):\n%w", d)
+	}
+	return nil
+}
+
+func (w *World) toolRanWith(name, raw string) error {
+	ran := llm.RanRequests(w.A)
+	if len(ran) == 0 {
+		return fmt.Errorf("harness: no run returned")
+	}
+	var inputs []any
+	for _, c := range ran[len(ran)-1].Slots {
+		if c.Slot == "contract.tool" {
+			if args := c.Decode(); args["name"] == name {
+				inputs = append(inputs, args["input"])
+			}
+		}
+	}
+	if len(inputs) != 1 {
+		return fmt.Errorf("the tool %q ran %d times; want once: %s", name, len(inputs), common.CompactJSON(inputs))
+	}
+	return common.SameJSON(fmt.Sprintf("the arguments %q ran with", name), raw, inputs[0])
+}
