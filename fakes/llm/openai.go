@@ -38,7 +38,7 @@ func openAIMessage(a answer) map[string]any {
 			calls = append(calls, map[string]any{
 				"id":       c.id,
 				"type":     "function",
-				"function": map[string]any{"name": c.name, "arguments": c.args},
+				"function": map[string]any{"name": c.name, "arguments": c.arguments()},
 			})
 		}
 		msg["tool_calls"] = calls
@@ -133,4 +133,12 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	usage["usage"] = openAIUsage(a)
 	s.event("", usage)
 	s.raw("", []byte("[DONE]"))
+}
+
+// arguments is openai's "arguments" value: the scripted raw value, else the JSON text.
+func (c call) arguments() any {
+	if c.raw != nil {
+		return c.raw
+	}
+	return c.args
 }

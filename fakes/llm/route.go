@@ -121,8 +121,9 @@ type answer struct {
 type call struct {
 	id    string
 	name  string
-	args  string         // the arguments as a JSON text (openai)
-	input map[string]any // the arguments as an object (anthropic)
+	args  string          // the arguments as a JSON text (openai)
+	raw   json.RawMessage // when set, openai's "arguments" value exactly
+	input map[string]any  // the arguments as an object (anthropic)
 }
 
 // answer numbers the reply and generates missing tool call ids. Ids count per
@@ -162,7 +163,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 			// rather than fail the whole answer.
 			b, c.input = []byte("{}"), map[string]any{}
 		}
-		c.args = string(b)
+		c.args, c.raw = string(b), tc.RawArguments
 		a.calls = append(a.calls, c)
 	}
 	return a

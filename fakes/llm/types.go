@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -50,6 +51,10 @@ type ToolCall struct {
 	Name string
 	// Args are the call's arguments (nil is sent as {}).
 	Args map[string]any
+	// RawArguments, when set, is sent as openai's "arguments" exactly (a JSON
+	// string that is not JSON, "", or an object instead of a string), as
+	// providers in the wild do; non-streamed openai answers only.
+	RawArguments json.RawMessage
 }
 
 // Request is one recorded LLM request.

@@ -226,3 +226,62 @@ Feature: Contract C9 - the unified client loop
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c9-parallel-call-order @recommended @src:rec-c9-call-order
+  @C9.6
+  Scenario: three calls in one turn, the first the slowest, are fed back in call order (openai)
+    Given an openai client
+    And a toolkit with the host tools "slow", "b" and "c", where "slow" answers after 300 ms
+    And the fake LLM first calls, at once, the tool "slow" with {}, the tool "b" with {} and the tool "c" with {}, and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the tool messages of LLM request 2 are exactly [{"role": "tool", "tool_call_id": "call_1", "content": "slow-output"}, {"role": "tool", "tool_call_id": "call_2", "content": "b-output"}, {"role": "tool", "tool_call_id": "call_3", "content": "c-output"}]
+
+  @id:c9-parallel-call-order-anthropic @recommended @src:rec-c9-call-order
+  @C9.6
+  Scenario: three calls in one turn, the first the slowest, are fed back in call order (anthropic)
+    Given an anthropic client
+    And a toolkit with the host tools "slow", "b" and "c", where "slow" answers after 300 ms
+    And the fake LLM first calls, at once, the tool "slow" with {}, the tool "b" with {} and the tool "c" with {}, and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the last message of LLM request 2 includes {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "slow-output"}, {"type": "tool_result", "tool_use_id": "toolu_2", "content": "b-output"}, {"type": "tool_result", "tool_use_id": "toolu_3", "content": "c-output"}]}
+
+  @id:c9-calls-recorded @required @src:spec-c9-tool-calls
+  @C9.12
+  Scenario Outline: an MCP call and an http call are both in RunResult.toolCalls, in order, with args, outputs, flags and metadata (<style>)
+    Given an <style> client
+    And an MCP server "r" over streamable HTTP listing the results tools
+    And the endpoint answers "/x" with status 200 and the body "hello"
+    And an http tool "x" for GET "{{endpoint}}/x" with:
+      """
+      {"query": ["q"]}
+      """
+    And the toolkit is built
+    And the fake LLM first calls, at once, the tool "r_r_text2" with {"n": 1.5, "s": "é"} and the tool "x" with {"q": "é"}, and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run's tool call 1 includes {"name": "r_r_text2", "args": {"n": 1.5, "s": "é"}, "output": "one\ntwo", "isError": false, "metadata": {"server": "r"}}
+    And the run's tool call 2 includes {"name": "x", "args": {"q": "é"}, "output": "hello", "isError": false, "metadata": {"status": 200}}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-raw-arguments @recommended @src:rec-c9-raw-arguments
+  @C9.14
+  Scenario Outline: openai arguments sent as <what> reach the tool as <args>, and the run goes on
+    Given an openai client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the raw openai arguments <raw>, and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the tool "echo" ran once, with the arguments <args>
+    And the run result has {"text": "done"}
+
+    Examples:
+      | what                   | raw                 | args              |
+      | text that is not JSON  | "not json"          | {}                |
+      | an empty string        | ""                  | {}                |
+      | an object, not a string | {"a": 1, "b": "é"}  | {"a": 1, "b": "é"} |

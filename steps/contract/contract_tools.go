@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
@@ -17,6 +18,7 @@ import (
 func registerContractToolSteps(sc *kernel.Steps) {
 	sc.Step(`^a toolkit with the host tool "([^"]*)"$`, (*World).toolkitWithHostTool)
 	sc.Step(`^a toolkit with the host tools "([^"]*)" and "([^"]*)"$`, (*World).toolkitWithHostTools)
+	sc.Step(`^a toolkit with the host tools "([^"]*)", "([^"]*)" and "([^"]*)", where "([^"]*)" answers after (\d+) ms$`, (*World).toolkitWithSlowTool)
 	sc.Step(`^a native tool "([^"]*)" that returns "([^"]*)"$`, (*World).nativeReturns)
 	sc.Step(`^a native tool "([^"]*)" with no input schema that returns "([^"]*)"$`, (*World).nativeNoSchema)
 	sc.Step(`^a native tool "([^"]*)" that throws "([^"]*)"$`, (*World).nativeThrows)
@@ -477,11 +479,21 @@ func (w *World) sanitizedIs(want string) error {
 
 func (w *World) toolkitWithHostTool(name string) error { return w.toolkitWithHostTools(name, "") }
 
+// toolkitWithSlowTool builds a toolkit of three host tools, one of which answers late.
+func (w *World) toolkitWithSlowTool(a, b, c, slow string, ms int) error {
+	w.ct().delays[slow] = time.Duration(ms) * time.Millisecond
+	return w.toolkitWithHostToolList([]string{a, b, c})
+}
+
 // toolkitWithHostTools builds a toolkit of host tools (b: none when ""), each answering
 // "<name>-output".
 func (w *World) toolkitWithHostTools(a, b string) error {
+	return w.toolkitWithHostToolList([]string{a, b})
+}
+
+func (w *World) toolkitWithHostToolList(names []string) error {
 	var tools []any
-	for _, name := range []string{a, b} {
+	for _, name := range names {
 		if name != "" {
 			w.ct().addTool(name, name+"-output")
 			tools = append(tools, llm.EchoTool(name))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
@@ -15,12 +16,13 @@ type State struct {
 	extraTools                               []any
 	builtins                                 bool // the next build turns the built-in tools on
 	described, executed, rendered, sanitized map[string]any
-	tools                                    map[string]string // host tool name -> its execute's output
+	tools                                    map[string]string        // host tool name -> its execute's output
+	delays                                   map[string]time.Duration // host tool name -> how long it takes to answer
 	natives                                  map[string]*nativeFn
 }
 
 func (s *State) Init(*kernel.Attempt) {
-	s.tools, s.natives = map[string]string{}, map[string]*nativeFn{}
+	s.tools, s.natives, s.delays = map[string]string{}, map[string]*nativeFn{}, map[string]time.Duration{}
 }
 
 // slotTool is a host or native tool's execute.
@@ -37,6 +39,7 @@ func slotTool(a *kernel.Attempt, args map[string]any) adapter.Answer {
 		return adapter.Answer{Value: n.returns}
 	}
 	if out, ok := c.tools[name]; ok {
+		time.Sleep(c.delays[name]) // a slow tool (C9.6): the runner answers late, on purpose
 		return adapter.Answer{Value: out}
 	}
 	return adapter.Answer{Error: fmt.Sprintf("runner: no host tool %q in this scenario", name)}

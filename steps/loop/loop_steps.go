@@ -3,6 +3,7 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cucumber/godog"
 
@@ -19,6 +20,8 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM calls the tool "([^"]*)" on every turn$`, (*World).alwaysCalls)
 	sc.Step(`^the fake LLM calls the tool "([^"]*)" on every turn, saying "([^"]*)"$`, (*World).alwaysCallsSaying)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens, then answers "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens$`, (*World).scriptWithUsage)
+	sc.Step(`^the fake LLM first calls, at once, (.+?), and then answers "([^"]*)"$`, (*World).callsAtOnce)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the raw openai arguments (.+), and then answers "([^"]*)"$`, (*World).rawArguments)
 	sc.Step(`^the run result has (\{.*\})$`, (*World).runResultHas)
 	sc.Step(`^the system prompt of LLM request (\d+) is exactly:$`, (*World).systemPromptIs)
 	sc.Step(`^the tool messages of LLM request (\d+) are exactly (\[.*\])$`, (*World).toolMessagesAre)
@@ -42,6 +45,37 @@ func (w *World) scriptWithUsage(tool string, p1, c1 int, text string, p2, c2 int
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Usage: &llmfake.Usage{Prompt: p1, Completion: c1}},
 		llmfake.Reply{Text: text, Usage: &llmfake.Usage{Prompt: p2, Completion: c2}},
 	)
+	return nil
+}
+
+// callsAtOnce scripts one turn of several calls: `the tool "a" with {…}` parts joined by
+// ", " and " and ".
+func (w *World) callsAtOnce(list, text string) error {
+	var calls []llmfake.ToolCall
+	for _, part := range strings.Split(strings.ReplaceAll(list, " and the tool ", ", the tool "), ", the tool ") {
+		part = strings.TrimPrefix(part, "the tool ")
+		name, rest, ok := strings.Cut(strings.TrimPrefix(part, `"`), `"`)
+		if !ok {
+			return fmt.Errorf("harness: %q is not `the tool \"name\" with {…}`", part)
+		}
+		args := map[string]any{}
+		if raw := strings.TrimPrefix(strings.TrimSpace(rest), "with "); strings.TrimSpace(rest) != "" {
+			if err := json.Unmarshal([]byte(raw), &args); err != nil {
+				return fmt.Errorf("harness: the arguments of %q, %s, are not a JSON object: %w", name, raw, err)
+			}
+		}
+		calls = append(calls, llmfake.ToolCall{Name: name, Args: args})
+	}
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
+	return nil
+}
+
+// rawArguments scripts a call whose openai arguments are the given JSON value exactly.
+func (w *World) rawArguments(tool, raw, text string) error {
+	if !json.Valid([]byte(raw)) {
+		return fmt.Errorf("harness: %s is not a JSON value", raw)
+	}
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, RawArguments: json.RawMessage(raw)}}}, llmfake.Reply{Text: text})
 	return nil
 }
 
