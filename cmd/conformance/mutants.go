@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
+	"github.com/muthuishere/toolnexus-conformance/steps"
 )
 
 // cmdMutants proves the suite can fail: the clean reference must pass every scenario and
@@ -72,6 +74,11 @@ func cmdMutants(args []string) int {
 		return rs[0], nil
 	}
 
+	known, err := knownTags(c.root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 2
+	}
 	start := time.Now()
 	clean, err := run(nil, false, "")
 	if err != nil {
@@ -101,7 +108,7 @@ func cmdMutants(args []string) int {
 			broken++
 			continue
 		}
-		r, err := run([]string{"TOOLNEXUS_GO=" + dir}, !m.Benign, mutantTags(m, *tags))
+		r, err := run([]string{"TOOLNEXUS_GO=" + dir}, !m.Benign, mutantTags(m, *tags, known))
 		switch {
 		case err != nil:
 			fmt.Printf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
@@ -228,18 +235,51 @@ func retried(r *result.PortResult) int {
 	return n
 }
 
-// mutantTags narrows a mutant's run to its contract: a bug in the shared contract's areas
-// (gap C1 ... C15, written from upstream's SPEC) is judged by the @contract features, one of
-// ADR 0001's gaps by the others, so the run costs what the bug's own scenarios cost. The
-// clean reference still runs everything, and --tags still wins.
-func mutantTags(m mutant.Mutant, given string) string {
+// claimRe finds catalogue IDs (C9.11, G1.4, A4.2, X.2) in a mutant's breaks: line.
+var claimRe = regexp.MustCompile(`\b(?:[A-Z]\d+|X)\.\d+\b`)
+
+// mutantTags narrows a mutant's run to the claims it says it breaks: the scenarios tagged with
+// the catalogue IDs of its breaks: line that some scenario carries, so it is caught by its own
+// claim's scenarios or reported as surviving (a wrong tag shows). A mutant that names no
+// known ID, and every correct variant (keeps:, which must pass everything of its contract),
+// falls back to the contract: @contract for gaps C1 ... C15, the other features for ADR 0001's
+// gaps. The clean reference still runs everything, and --tags still wins.
+func mutantTags(m mutant.Mutant, given string, known map[string]bool) string {
 	if given != "" {
 		return ""
+	}
+	if !m.Benign {
+		var ids []string
+		seen := map[string]bool{}
+		for _, id := range claimRe.FindAllString(m.Breaks, -1) {
+			if known[id] && !seen[id] {
+				seen[id] = true
+				ids = append(ids, "@"+id)
+			}
+		}
+		if len(ids) > 0 {
+			return strings.Join(ids, ",")
+		}
 	}
 	if strings.HasPrefix(m.Gap, "C") {
 		return "@contract"
 	}
 	return "~@contract"
+}
+
+// knownTags are the tags the features carry (without "@"), for mutantTags.
+func knownTags(root string) (map[string]bool, error) {
+	f, err := suite.LoadFeatures(root, steps.Library().Names()...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, s := range f.Scenarios {
+		for _, t := range s.Tags {
+			out[t] = true
+		}
+	}
+	return out, nil
 }
 
 func unsupportedOf(r *result.PortResult) []string {
