@@ -89,7 +89,7 @@ Feature: Contract C10 - the loop's hooks
     And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
     When the client runs "go" in run mode
     Then the call succeeds
-    And the tool "echo" ran with the arguments {"x": "rewritten", "n": [1, null]}
+    And the tool "echo" ran once, with the arguments {"x": "rewritten", "n": [1, null]}
     And the run's tool call 1 includes {"name": "echo", "args": {"x": "rewritten", "n": [1, null]}}
 
     Examples:

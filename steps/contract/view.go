@@ -22,6 +22,7 @@ func Area() kernel.Area {
 		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerContractToolSteps(t)
+			registerHostRanSteps(t)
 			registerContractRunSteps(t)
 			registerContractAdapterSteps(t)
 			registerContractConfigSteps(t)

@@ -21,8 +21,6 @@ func registerHooksSteps(sc *kernel.Steps) {
 	sc.Step(`^the afterLLM hook saw, on turn (\d+), the usage (\{.*\})$`, (*World).afterLLMUsage)
 	sc.Step(`^the beforeTool hook saw (\{.*\})$`, (*World).beforeToolSaw)
 	sc.Step(`^the afterTool hook was never called$`, (*World).afterToolNever)
-	sc.Step(`^the tool "([^"]*)" never ran$`, (*World).toolNeverRan)
-	sc.Step(`^the tool "([^"]*)" ran with the arguments (\{.*\})$`, (*World).toolRanWith)
 	sc.Step(`^the run's tool call (\d+) includes (\{.*\})$`, (*World).runCallIncludes)
 }
 
@@ -182,42 +180,6 @@ func (w *World) afterToolNever() error {
 		return fmt.Errorf("afterTool was called %d times: %s", len(calls), common.CompactJSON(calls))
 	}
 	return nil
-}
-
-func (w *World) toolCalls(name string) ([]map[string]any, error) {
-	calls, err := w.calls("contract.tool")
-	if err != nil {
-		return nil, err
-	}
-	var out []map[string]any
-	for _, c := range calls {
-		if c["name"] == name {
-			out = append(out, c)
-		}
-	}
-	return out, nil
-}
-
-func (w *World) toolNeverRan(name string) error {
-	calls, err := w.toolCalls(name)
-	if err != nil {
-		return err
-	}
-	if len(calls) > 0 {
-		return fmt.Errorf("the tool %q ran %d times: %s", name, len(calls), common.CompactJSON(calls))
-	}
-	return nil
-}
-
-func (w *World) toolRanWith(name, raw string) error {
-	calls, err := w.toolCalls(name)
-	if err != nil {
-		return err
-	}
-	if len(calls) != 1 {
-		return fmt.Errorf("the tool %q ran %d times; want once", name, len(calls))
-	}
-	return common.SameJSON(fmt.Sprintf("the arguments %q ran with", name), raw, calls[0]["input"])
 }
 
 func (w *World) runCallIncludes(n int, raw string) error {

@@ -8,7 +8,6 @@ import (
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerStreamSteps(sc *kernel.Steps) {
@@ -20,7 +19,6 @@ func registerStreamSteps(sc *kernel.Steps) {
 	sc.Step(`^the stream's last event is its done event, whose result includes (\{.*\})$`, (*World).lastIsDone)
 	sc.Step(`^the stream's text deltas join to its result's text$`, (*World).deltasJoin)
 	sc.Step(`^the stream's done result equals the run's in (.+)$`, (*World).doneEqualsRun)
-	sc.Step(`^the tool "([^"]*)" ran once, with the arguments (\{.*\})$`, (*World).toolRanWith)
 }
 
 func (w *World) toolThenPieces(tool, a, b string) error {
@@ -173,23 +171,4 @@ func (w *World) doneEqualsRun(fields string) error {
 		return fmt.Errorf("the stream's done result differs from the run's (-run +stream):\n%w", d)
 	}
 	return nil
-}
-
-func (w *World) toolRanWith(name, raw string) error {
-	ran := llm.RanRequests(w.A)
-	if len(ran) == 0 {
-		return fmt.Errorf("harness: no run returned")
-	}
-	var inputs []any
-	for _, c := range ran[len(ran)-1].Slots {
-		if c.Slot == "contract.tool" {
-			if args := c.Decode(); args["name"] == name {
-				inputs = append(inputs, args["input"])
-			}
-		}
-	}
-	if len(inputs) != 1 {
-		return fmt.Errorf("the tool %q ran %d times; want once: %s", name, len(inputs), common.CompactJSON(inputs))
-	}
-	return common.SameJSON(fmt.Sprintf("the arguments %q ran with", name), raw, inputs[0])
 }
