@@ -273,3 +273,22 @@ func includes(want, got any, at string) string {
 		return ""
 	}
 }
+
+// ContentText is a message's or block's content as text: a string as is, text blocks joined
+// (Anthropic allows either for a tool_result).
+func ContentText(v any) string {
+	switch c := v.(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, p := range c {
+			if blk, _ := p.(map[string]any); blk["type"] == "text" {
+				s, _ := blk["text"].(string)
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "")
+	}
+	return CompactJSON(v)
+}

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
@@ -63,35 +62,19 @@ func toolResults(body map[string]any) []string {
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		if msg["role"] == "tool" {
-			out = append(out, contentText(msg["content"]))
+			out = append(out, common.ContentText(msg["content"]))
 			continue
 		}
 		blocks, _ := msg["content"].([]any)
 		for _, b := range blocks {
 			if blk, _ := b.(map[string]any); blk["type"] == "tool_result" {
-				out = append(out, contentText(blk["content"]))
+				out = append(out, common.ContentText(blk["content"]))
 			}
 		}
 	}
 	return out
 }
 
-func contentText(v any) string {
-	switch c := v.(type) {
-	case string:
-		return c
-	case []any:
-		var parts []string
-		for _, p := range c {
-			if blk, _ := p.(map[string]any); blk["type"] == "text" {
-				s, _ := blk["text"].(string)
-				parts = append(parts, s)
-			}
-		}
-		return strings.Join(parts, "")
-	}
-	return common.CompactJSON(v)
-}
 
 func (w *World) toolResultSentBack(n int, want string) error {
 	bodies, err := llm.Bodies(w.A)

@@ -3,6 +3,7 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -25,8 +26,8 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the run result has (\{.*\})$`, (*World).runResultHas)
 	sc.Step(`^the system prompt of LLM request (\d+) is exactly:$`, (*World).systemPromptIs)
 	sc.Step(`^the tool messages of LLM request (\d+) are exactly (\[.*\])$`, (*World).toolMessagesAre)
-	sc.Step(`^the last message of LLM request (\d+) includes (\{.*\})$`, (*World).lastMessageIncludes)
-	sc.Step(`^the last message of LLM request (\d+) is exactly (\{.*\})$`, (*World).lastMessageIs)
+	sc.Step(`^the last message of LLM request (\d+) is a user message of the tool_result blocks (.+)$`, (*World).lastToolResults)
+	sc.Step(`^every tool_result block of LLM request (\d+) carries "is_error": false$`, (*World).isErrorFalse)
 }
 
 func (w *World) systemPrompt(s string) error { return llm.SetClient(w.A, "systemPrompt", s) }
@@ -178,27 +179,47 @@ func (w *World) lastMessage(n int) (any, error) {
 	return msgs[len(msgs)-1], nil
 }
 
-func (w *World) lastMessageIs(n int, raw string) error {
+// blockRe is one expected block: a tool_use id and the quoted text its content carries.
+var blockRe = regexp.MustCompile(`^(\S+) "([^"]*)"$`)
+
+// lastToolResults checks the last message is a user message whose content is exactly the
+// tool_result blocks listed (`toolu_1 "out", toolu_2 "out"`), in that order: each one's
+// tool_use_id, and its content's text, a string or text blocks (Anthropic allows both).
+func (w *World) lastToolResults(n int, list string) error {
 	m, err := w.lastMessage(n)
 	if err != nil {
 		return err
 	}
-	return common.SameJSON(fmt.Sprintf("the last message of LLM request %d", n), raw, m)
+	msg, _ := m.(map[string]any)
+	blocks, _ := msg["content"].([]any)
+	want := strings.Split(list, ", ")
+	if msg["role"] != "user" || len(blocks) != len(want) {
+		return fmt.Errorf("the last message of LLM request %d is %s; want a user message of %d tool_result blocks", n, common.CompactJSON(m), len(want))
+	}
+	for i, spec := range want {
+		p := blockRe.FindStringSubmatch(spec)
+		if p == nil {
+			return fmt.Errorf("harness: %q is not `<tool_use_id> \"<text>\"`", spec)
+		}
+		b, _ := blocks[i].(map[string]any)
+		if b["type"] != "tool_result" || b["tool_use_id"] != p[1] || common.ContentText(b["content"]) != p[2] {
+			return fmt.Errorf("block %d of the last message of LLM request %d is %s; want tool_result %s carrying %q", i+1, n, common.CompactJSON(b), p[1], p[2])
+		}
+	}
+	return nil
 }
 
-// lastMessageIncludes checks the keys the JSON names, recursively: an object need only hold
-// them (more keys may be there); an array must have exactly the listed items, each included.
-func (w *World) lastMessageIncludes(n int, raw string) error {
-	var want any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
-		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
-	}
+func (w *World) isErrorFalse(n int) error {
 	m, err := w.lastMessage(n)
 	if err != nil {
 		return err
 	}
-	if path := common.Includes(want, m); path != "" {
-		return fmt.Errorf("the last message of LLM request %d does not include %s (at %s): %s", n, raw, path, common.CompactJSON(m))
+	msg, _ := m.(map[string]any)
+	blocks, _ := msg["content"].([]any)
+	for i, b := range blocks {
+		if bb, _ := b.(map[string]any); bb["type"] == "tool_result" && bb["is_error"] != false {
+			return fmt.Errorf("tool_result block %d of LLM request %d has is_error %s; want false", i+1, n, common.CompactJSON(bb["is_error"]))
+		}
 	}
 	return nil
 }
