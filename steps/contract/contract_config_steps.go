@@ -201,16 +201,18 @@ func (w *World) stdioStarted(name string) error {
 }
 
 // cancelledLoadForScan is a cancelled load whose outcome does not matter, only what it
-// reports: a port that does not honour the cancel (G3.1 judges that) gives nothing to scan,
-// so the scan is inconclusive rather than a second failure for the same fault. Cut at the
-// hang guard (the scenario pins no bound), that is seconds past anything load explains, so
-// another attempt would only wait as long again: final.
+// reports. A port that does not honour the cancel gives nothing to scan: cut at the hang
+// guard (the scenario pins no bound), seconds past anything load explains, the scan is
+// blocked by g3-cancel-hung-server, which judges that cancel (G3.1): a failure naming it,
+// final, never a second verdict on the same fault. Cut at a bound it declares, it is timing.
 func (w *World) cancelledLoadForScan(ms int) error {
 	err := w.MCPActionArgs("loaded", map[string]any{"cancelAfterMs": ms})
 	if err != nil && w.A.CutAtBound() {
-		d := w.A.Declared()
-		return &kernel.Inconclusive{Why: fmt.Sprintf("the load cancelled after %d ms never returned (G3.1 judges that), so there is nothing to scan: %v", ms, err),
-			Final: d.Within == 0 && d.WithinLimit == 0 && d.WithinTimeout == 0}
+		why := fmt.Sprintf("the load cancelled after %d ms never returned, so there is nothing to scan: %v", ms, err)
+		if d := w.A.Declared(); d.Within == 0 && d.WithinLimit == 0 && d.WithinTimeout == 0 {
+			return &kernel.Blocked{By: "g3-cancel-hung-server", Why: why}
+		}
+		return &kernel.Inconclusive{Why: why}
 	}
 	return err
 }
