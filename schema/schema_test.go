@@ -106,12 +106,12 @@ func TestComposedFromFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range []string{"client.create", "client.run", "store.get", "mcp.list", "toolkit.create", "sanitize"} {
+	for _, op := range []string{"client.create", "client.run", "store.get", "mcp.list", "toolkit.create", "sanitize", "toolkit.skillsPrompt", "skills.list"} {
 		if !slices.Contains(p.Ops(), op) {
 			t.Errorf("op %s is missing from %v", op, p.Ops())
 		}
 	}
-	if want := []string{"contract.tool", "llm.beforeLLM", "llm.bodyTransform", "transport.http"}; !slices.Equal(p.Slots(), want) {
+	if want := []string{"contract.tool", "hooks.afterLLM", "hooks.afterTool", "hooks.beforeTool", "llm.beforeLLM", "llm.bodyTransform", "transport.http"}; !slices.Equal(p.Slots(), want) {
 		t.Errorf("slots %v, want %v", p.Slots(), want)
 	}
 	// transport's option on llm's op, mcp's on contract's.
