@@ -71,8 +71,28 @@ async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+@contextlib.asynccontextmanager
+async def run_toolkit(args: dict[str, Any]) -> Any:
+    # the named toolkit; with none named an empty one (builtins off), closed after the call, as
+    # the other adapters do: the port's run, stream and ask take a Toolkit (0.16.0 calls
+    # toolkit.skills_prompt() unguarded)
+    tk = kit.toolkit_of(args)
+    if tk is not None:
+        yield tk
+        return
+    empty = await tn.create_toolkit(builtins=False)
+    try:
+        yield empty
+    finally:
+        await empty.close()
+
+
 async def op_client_run(args: dict[str, Any]) -> dict[str, Any]:
-    client, tk, prompt = kit.clients.lookup(args["client"]), kit.toolkit_of(args), args["prompt"]
+    async with run_toolkit(args) as tk:
+        return await _run(args, kit.clients.lookup(args["client"]), tk, args["prompt"])
+
+
+async def _run(args: dict[str, Any], client: Any, tk: Any, prompt: str) -> dict[str, Any]:
     if not args.get("stream"):
         return run_report(await client.run(prompt, tk, history=args.get("history")))
     if args.get("history"):  # an empty history is the same as none
@@ -108,7 +128,8 @@ def event_report(ev: Any) -> dict[str, Any]:
 
 async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
     client = kit.clients.lookup(args["client"])
-    return run_report(await client.ask(args["prompt"], kit.toolkit_of(args), id=args["id"]))
+    async with run_toolkit(args) as tk:
+        return run_report(await client.ask(args["prompt"], tk, id=args["id"]))
 
 
 kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},
