@@ -251,7 +251,9 @@ func TestAddedPortFolderRelayingTheReferenceIsGreen(t *testing.T) {
 		for _, s := range p.Scenarios {
 			ran++
 			switch s.Verdict {
-			case "pass", "advice", "unsupported":
+			// inconclusive is not red: a stall a loaded machine kept from being reached (the
+			// run still exits 0); every red verdict fails the test.
+			case "pass", "advice", "unsupported", "inconclusive":
 			default:
 				t.Errorf("%s [%s]: %s (%s)", s.ID, s.Row, s.Verdict, s.Status)
 			}
