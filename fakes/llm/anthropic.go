@@ -6,6 +6,9 @@ import (
 )
 
 func anthropicStop(a answer) string {
+	if a.stop != "" {
+		return a.stop
+	}
 	if len(a.calls) > 0 {
 		return "tool_use"
 	}

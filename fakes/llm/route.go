@@ -116,6 +116,7 @@ type answer struct {
 	interleave bool
 	calls      []call
 	usage      Usage
+	stop       string // anthropic's stop_reason when set
 }
 
 type call struct {
@@ -139,7 +140,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	if reply.TextPieces != nil {
 		a.text, a.pieces = strings.Join(reply.TextPieces, ""), reply.TextPieces
 	}
-	a.interleave = reply.Interleave
+	a.interleave, a.stop = reply.Interleave, reply.StopReason
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

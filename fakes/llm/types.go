@@ -31,6 +31,9 @@ type Reply struct {
 	// send their argument fragments in turns (call 0, call 1, call 0, …), so only
 	// the chunks' index says which call a fragment belongs to.
 	Interleave bool
+	// StopReason, when set, replaces the stop reason an anthropic answer reports
+	// ("end_turn" beside tool_use blocks, as some providers send).
+	StopReason string
 	// Usage, when set, is the token counts this answer reports; nil reports the
 	// fixed counts every answer carries (10 prompt, 5 completion).
 	Usage *Usage

@@ -131,3 +131,22 @@ Feature: Contract C10 - the loop's hooks
       | style     | id      |
       | openai    | call_1  |
       | anthropic | toolu_1 |
+
+  @id:c10-before-llm-tools @recommended @src:rec-c10-tools-replaced
+  @C10.8
+  Scenario Outline: a beforeLLM that returns one tool on turn 0 leaves only that tool in every request (<style> <mode>)
+    Given an <style> client
+    And a BeforeLLM hook that, on turn 0, returns only the tool "b"
+    And a toolkit with the host tools "a" and "b"
+    And the fake LLM first calls the tool "b" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And every LLM request offers exactly the tools b
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |

@@ -97,3 +97,19 @@ Feature: Contract C11 - the stream's events
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c11-end-turn-with-tools @recommended @src:rec-c11-end-turn
+  @C11.8
+  Scenario Outline: tool_use blocks followed by stop_reason end_turn run the tool, in <mode> as in run
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping", saying stop_reason "end_turn", and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the tool "ping" ran once, with the arguments {}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |

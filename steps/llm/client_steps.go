@@ -22,6 +22,7 @@ func registerClientSteps(sc *kernel.Steps) {
 	sc.Step(`^a body transform that edits its input in place: it appends "([^"]*)" to the last user message and sets "([^"]*)" to "([^"]*)" inside "([^"]*)"$`, (*World).transformInPlace)
 	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, (*World).hookReplaces)
 	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, (*World).hookEmptyTools)
+	sc.Step(`^a BeforeLLM hook that, on turn (\d+), returns only the tool "([^"]*)"$`, (*World).hookKeepsTool)
 	sc.Step(`^a recording HTTP client$`, (*World).RecordingHTTP)
 	sc.Step(`^a host-supplied conversation store$`, (*World).hostStore)
 	sc.Step(`^an empty toolkit$`, (*World).emptyToolkit)
@@ -142,6 +143,14 @@ func (w *World) hookEmptyTools() error {
 		return fmt.Errorf("harness: hook before a client")
 	}
 	w.hook()["tools"] = []any{}
+	return nil
+}
+
+func (w *World) hookKeepsTool(turn int, name string) error {
+	if w.llm().Client == nil {
+		return fmt.Errorf("harness: hook before a client")
+	}
+	w.hook()["keepTools"] = map[string]any{"turn": turn, "name": name}
 	return nil
 }
 

@@ -52,7 +52,28 @@ func slotBeforeLLM(a *kernel.Attempt, args map[string]any) adapter.Answer {
 		return notInstalled("beforeLLM")
 	}
 	msgs, _ := args["messages"].([]any)
+	if keep, ok := l.hook["keepTools"].(map[string]any); ok && fmt.Sprint(args["turn"]) == fmt.Sprint(keep["turn"]) {
+		return adapter.Answer{Value: map[string]any{"tools": toolsNamed(args["tools"], keep["name"])}}
+	}
 	return adapter.Answer{Value: hookOverride(l.hook, msgs)}
+}
+
+// toolsNamed are the tool definitions the hook was given whose name is name, in either
+// style's shape ({function: {name}} or {name}).
+func toolsNamed(tools any, name any) []any {
+	out := []any{}
+	list, _ := tools.([]any)
+	for _, t := range list {
+		m, _ := t.(map[string]any)
+		n := m["name"]
+		if f, ok := m["function"].(map[string]any); ok {
+			n = f["name"]
+		}
+		if n == name {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func notInstalled(fn string) adapter.Answer {

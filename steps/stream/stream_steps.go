@@ -13,6 +13,7 @@ import (
 func registerStreamSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams "([^"]*)" and "([^"]*)"$`, (*World).toolThenPieces)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and the tool "([^"]*)" with (\{.*\}) at once, their argument fragments interleaved, and then answers "([^"]*)"$`, (*World).twoCallsInterleaved)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)", saying stop_reason "([^"]*)", and then answers "([^"]*)"$`, (*World).toolWithStopReason)
 	sc.Step(`^the fake LLM, twice over, first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptTwice)
 	sc.Step(`^the stream's events include, in this order, (\[.*\])$`, (*World).eventsIncludeInOrder)
 	sc.Step(`^the stream's event types are exactly (.+)$`, (*World).eventTypesAre)
@@ -38,6 +39,11 @@ func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: t1, Args: a1}, {Name: t2, Args: a2}}, Interleave: true},
 		llmfake.Reply{Text: text},
 	)
+	return nil
+}
+
+func (w *World) toolWithStopReason(tool, stop, text string) error {
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, StopReason: stop}, llmfake.Reply{Text: text})
 	return nil
 }
 
