@@ -54,11 +54,13 @@ type anthropicUsage struct {
 
 // anthropicBlock is one content block, whole or as announced by content_block_start.
 type anthropicBlock struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
 }
 
 // anthropicError is the error object of an error body or an "error" stream event.
@@ -184,6 +186,10 @@ func anthropicReply(blocks []anthropicBlock) reply {
 		case "text":
 			text.WriteString(b.Text)
 			content = append(content, map[string]any{"type": "text", "text": b.Text})
+		case "thinking":
+			// Echoed unchanged, signature included: Anthropic rejects a tool turn whose
+			// thinking blocks were altered or dropped (C9.16's pin).
+			content = append(content, map[string]any{"type": "thinking", "thinking": b.Thinking, "signature": b.Signature})
 		case "tool_use":
 			// Parsed twice so the tool can never edit the transcript through its args.
 			content = append(content, map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": parseArgs(string(b.Input))})

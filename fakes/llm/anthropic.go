@@ -21,6 +21,9 @@ func anthropicID(a answer) string { return "msg_" + strconv.Itoa(a.n) }
 // calls still gets one (empty) text block, as the real API sends.
 func anthropicBlocks(a answer) []map[string]any {
 	var blocks []map[string]any
+	if a.thinking != nil {
+		blocks = append(blocks, map[string]any{"type": "thinking", "thinking": a.thinking.Text, "signature": a.thinking.Signature})
+	}
 	if a.text != "" || len(a.calls) == 0 {
 		blocks = append(blocks, map[string]any{"type": "text", "text": a.text})
 	}

@@ -29,6 +29,9 @@ func openAIUsage(a answer) map[string]any {
 // openAIMessage is the non-streamed chat.completion.
 func openAIMessage(a answer) map[string]any {
 	msg := map[string]any{"role": "assistant", "content": a.text}
+	if a.reasoning != "" {
+		msg["reasoning_content"] = a.reasoning
+	}
 	if len(a.calls) > 0 {
 		if a.text == "" {
 			msg["content"] = nil // what the real API sends beside tool calls

@@ -116,7 +116,9 @@ type answer struct {
 	interleave bool
 	calls      []call
 	usage      Usage
-	stop       string // anthropic's stop_reason when set
+	stop       string    // anthropic's stop_reason when set
+	reasoning  string    // openai's reasoning_content when set
+	thinking   *Thinking // anthropic's first block when set
 }
 
 type call struct {
@@ -141,6 +143,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 		a.text, a.pieces = strings.Join(reply.TextPieces, ""), reply.TextPieces
 	}
 	a.interleave, a.stop = reply.Interleave, reply.StopReason
+	a.reasoning, a.thinking = reply.ReasoningContent, reply.Thinking
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

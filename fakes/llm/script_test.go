@@ -61,3 +61,21 @@ func TestScriptShapesTheStream(t *testing.T) {
 		t.Errorf("after the script, the answer calls %v; want ping (Always)", name)
 	}
 }
+
+// reasoning_content rides beside openai content; a thinking block comes first on anthropic.
+func TestScriptedReasoningAndThinking(t *testing.T) {
+	s := startServer(t)
+	r := s.NewRoute()
+	r.Script(Reply{ToolCalls: []ToolCall{{Name: "ping"}}, ReasoningContent: "r"},
+		Reply{Text: "x", ToolCalls: []ToolCall{{Name: "ping"}}, Thinking: &Thinking{Text: "t", Signature: "sig"}})
+	c := newClient(t)
+	_, b := post(t, c, r.BaseURL()+"/chat/completions", map[string]any{})
+	if got := at(decode(t, b), "choices", 0, "message", "reasoning_content"); got != "r" {
+		t.Errorf("reasoning_content %v; want r", got)
+	}
+	_, b = post(t, c, r.BaseURL()+"/v1/messages", map[string]any{})
+	m := decode(t, b)
+	if at(m, "content", 0, "type") != "thinking" || at(m, "content", 0, "signature") != "sig" || at(m, "content", 1, "text") != "x" || at(m, "content", 2, "type") != "tool_use" {
+		t.Errorf("blocks %v; want thinking, text, tool_use", m["content"])
+	}
+}

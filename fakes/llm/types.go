@@ -31,6 +31,12 @@ type Reply struct {
 	// send their argument fragments in turns (call 0, call 1, call 0, …), so only
 	// the chunks' index says which call a fragment belongs to.
 	Interleave bool
+	// ReasoningContent, when set, is sent beside content in a non-streamed openai
+	// message, as reasoning models' providers do ("reasoning_content").
+	ReasoningContent string
+	// Thinking, when set, is a thinking block a non-streamed anthropic answer sends
+	// first, with its signature.
+	Thinking *Thinking
 	// StopReason, when set, replaces the stop reason an anthropic answer reports
 	// ("end_turn" beside tool_use blocks, as some providers send).
 	StopReason string
@@ -43,6 +49,11 @@ type Reply struct {
 // (prompt_tokens/completion_tokens, or input_tokens/output_tokens).
 type Usage struct {
 	Prompt, Completion int
+}
+
+// Thinking is an anthropic thinking block: its text and its signature.
+type Thinking struct {
+	Text, Signature string
 }
 
 // ToolCall is one tool call in a Reply.

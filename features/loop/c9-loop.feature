@@ -286,3 +286,23 @@ Feature: Contract C9 - the unified client loop
       | text that is not JSON  | "not json"          | {}                |
       | an empty string        | ""                  | {}                |
       | an object, not a string | {"a": 1, "b": "é"}  | {"a": 1, "b": "é"} |
+
+  @id:c9-openai-assistant-echo @recommended @src:rec-c9-assistant-echo
+  @C9.15
+  Scenario: openai's assistant turn goes back as role, content "" and tool_calls, without the provider's extra fields
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" beside the reasoning_content "r", and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}
+
+  @id:c9-anthropic-thinking-echo @recommended @src:rec-c9-thinking
+  @C9.16
+  Scenario: anthropic's assistant turn goes back with its thinking, text and tool_use blocks unchanged, in order
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first thinks "t" (signature "sig"), says "x" and calls the tool "ping", and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "sig"}, {"type": "text", "text": "x"}, {"type": "tool_use", "id": "toolu_1", "name": "ping", "input": {}}]}

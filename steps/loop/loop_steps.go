@@ -23,6 +23,9 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens, then answers "([^"]*)" reporting (\d+) prompt and (\d+) completion tokens$`, (*World).scriptWithUsage)
 	sc.Step(`^the fake LLM first calls, at once, (.+?), and then answers "([^"]*)"$`, (*World).callsAtOnce)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the raw openai arguments (.+), and then answers "([^"]*)"$`, (*World).rawArguments)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" beside the reasoning_content "([^"]*)", and then answers "([^"]*)"$`, (*World).reasoningThenText)
+	sc.Step(`^the fake LLM first thinks "([^"]*)" \(signature "([^"]*)"\), says "([^"]*)" and calls the tool "([^"]*)", and then answers "([^"]*)"$`, (*World).thinkingThenText)
+	sc.Step(`^the assistant message of LLM request (\d+) is exactly (\{.*\})$`, (*World).assistantMessageIs)
 	sc.Step(`^the run result has (\{.*\})$`, (*World).runResultHas)
 	sc.Step(`^the system prompt of LLM request (\d+) is exactly:$`, (*World).systemPromptIs)
 	sc.Step(`^the tool messages of LLM request (\d+) are exactly (\[.*\])$`, (*World).toolMessagesAre)
@@ -78,6 +81,37 @@ func (w *World) rawArguments(tool, raw, text string) error {
 	}
 	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, RawArguments: json.RawMessage(raw)}}}, llmfake.Reply{Text: text})
 	return nil
+}
+
+func (w *World) reasoningThenText(tool, reasoning, text string) error {
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, ReasoningContent: reasoning}, llmfake.Reply{Text: text})
+	return nil
+}
+
+func (w *World) thinkingThenText(thought, signature, said, tool, text string) error {
+	w.llm().Route.Script(
+		llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}, Thinking: &llmfake.Thinking{Text: thought, Signature: signature}},
+		llmfake.Reply{Text: text},
+	)
+	return nil
+}
+
+// assistantMessageIs compares, exactly, the one assistant message LLM request n carries.
+func (w *World) assistantMessageIs(n int, raw string) error {
+	msgs, err := w.messages(n)
+	if err != nil {
+		return err
+	}
+	var found []any
+	for _, m := range msgs {
+		if mm, _ := m.(map[string]any); mm["role"] == "assistant" {
+			found = append(found, mm)
+		}
+	}
+	if len(found) != 1 {
+		return fmt.Errorf("LLM request %d carries %d assistant messages; want one: %s", n, len(found), common.CompactJSON(msgs))
+	}
+	return common.SameJSON(fmt.Sprintf("the assistant message of LLM request %d", n), raw, found[0])
 }
 
 // lastResult is what the last client.run returned.
