@@ -38,7 +38,8 @@ type ClientOptions struct {
 	MaxTurns int
 	// Hooks are optional callbacks inside the loop.
 	Hooks *Hooks
-	// Retries is how often a transient failure (429, 5xx, network) is retried; 0 means 2.
+	// Retries is how often a failed LLM request may be retried; 0 means 2, and a negative
+	// value means none (an int cannot tell 0 from unset).
 	Retries int
 	// RetryBaseMs is the first backoff in milliseconds, doubled per retry; 0 means 500.
 	RetryBaseMs int
@@ -53,6 +54,27 @@ type ClientOptions struct {
 	BodyTransform func(body map[string]any) map[string]any
 	// HTTPClient carries every LLM request, retries included; nil means http.DefaultClient.
 	HTTPClient *http.Client
+	// OnError decides, for each failed LLM attempt, whether to retry it (within Retries) or
+	// fail now; nil retries exactly the retryable ones. Aborts (timeout, cancel) never reach it.
+	OnError func(ErrorInfo) Tier
+}
+
+// Tier is OnError's answer for one failed attempt.
+type Tier string
+
+const (
+	// TierRetry backs off and tries again, never more than Retries times in all.
+	TierRetry Tier = "retry"
+	// TierFail surfaces the failure now, skipping the retries left.
+	TierFail Tier = "fail"
+)
+
+// ErrorInfo is one failed LLM attempt as OnError sees it.
+type ErrorInfo struct {
+	Err       error // the transport error; nil for an HTTP status
+	Status    int   // the HTTP status; 0 for a transport error
+	Attempt   int   // zero-based
+	Retryable bool  // whether the default classifier retries it (429, 500, 502, 503, 504, network)
 }
 
 // Hooks are callbacks the loop calls (§8); a nil field is skipped, and an error ends the run.

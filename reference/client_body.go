@@ -105,12 +105,14 @@ func retryable(status int) bool {
 	return false
 }
 
-// post sends one shaped body through the client's HTTP client, retrying
-// transient failures with the same bytes. The caller owns the response body.
+// post sends one shaped body through the client's HTTP client, retrying failed attempts
+// with the same bytes as OnError (or the default classifier) says, never more than Retries
+// times. An abort (timeout, cancel) is returned at once. The caller owns the response body.
 func (c *Client) post(ctx context.Context, url string, headers map[string]string, body []byte) (*http.Response, error) {
-	retries := c.opts.Retries
-	if retries <= 0 {
-		retries = 2
+	retries := c.retries()
+	classify := c.opts.OnError
+	if classify == nil {
+		classify = defaultTier
 	}
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -129,7 +131,8 @@ func (c *Client) post(ctx context.Context, url string, headers map[string]string
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if attempt >= retries {
+			// Every failed attempt is classified, the last too (§8: "for each failed LLM attempt").
+			if classify(ErrorInfo{Err: err, Attempt: attempt, Retryable: true}) != TierRetry || attempt >= retries {
 				return nil, err
 			}
 			if err := c.pause(ctx, attempt, ""); err != nil {
@@ -140,7 +143,8 @@ func (c *Client) post(ctx context.Context, url string, headers map[string]string
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return resp, nil
 		}
-		if !retryable(resp.StatusCode) || attempt >= retries {
+		info := ErrorInfo{Status: resp.StatusCode, Attempt: attempt, Retryable: retryable(resp.StatusCode)}
+		if classify(info) != TierRetry || attempt >= retries {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 			resp.Body.Close()
 			if ctx.Err() != nil {
@@ -148,7 +152,8 @@ func (c *Client) post(ctx context.Context, url string, headers map[string]string
 			}
 			return nil, fmt.Errorf("toolnexus: LLM request to %s failed: HTTP %d: %s", url, resp.StatusCode, strings.TrimSpace(string(msg)))
 		}
-		wait := resp.Header.Get("Retry-After")
+		// Several Retry-After lines are one field whose value is their list (RFC 9110 §5.3).
+		wait := strings.Join(resp.Header.Values("Retry-After"), ", ")
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
 		resp.Body.Close()
 		if err := c.pause(ctx, attempt, wait); err != nil {
@@ -157,18 +162,52 @@ func (c *Client) post(ctx context.Context, url string, headers map[string]string
 	}
 }
 
-// pause waits before retry number attempt+1: Retry-After when it is a plain
-// number of seconds, else exponential backoff with a little jitter.
-func (c *Client) pause(ctx context.Context, attempt int, retryAfter string) error {
+// defaultTier retries exactly the retryable failures.
+func defaultTier(info ErrorInfo) Tier {
+	if info.Retryable {
+		return TierRetry
+	}
+	return TierFail
+}
+
+// retries is the retry budget: 0 means the default 2, a negative value none.
+func (c *Client) retries() int {
+	switch {
+	case c.opts.Retries < 0:
+		return 0
+	case c.opts.Retries == 0:
+		return 2
+	}
+	return c.opts.Retries
+}
+
+// maxRetryAfter is the largest delay-seconds honoured (§8: "0 … 2147483647").
+const maxRetryAfter = 2147483647
+
+// retryAfter is a Retry-After value's delay when it is delay-seconds in range: after
+// trimming, ASCII digits only, at most maxRetryAfter.
+func retryAfter(v string) (time.Duration, bool) {
+	s := strings.TrimSpace(v)
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n > maxRetryAfter {
+		return 0, false
+	}
+	return time.Duration(n) * time.Second, true
+}
+
+// pause waits before retry number attempt+1: the Retry-After header's delay when it has
+// one, else exponential backoff with a little jitter.
+func (c *Client) pause(ctx context.Context, attempt int, header string) error {
 	base := c.opts.RetryBaseMs
 	if base <= 0 {
 		base = 500
 	}
 	d := time.Duration(base<<min(attempt, 16)+rand.IntN(100)) * time.Millisecond
-	if s := strings.TrimSpace(retryAfter); s != "" && strings.Trim(s, "0123456789") == "" {
-		if n, err := strconv.Atoi(s); err == nil {
-			d = time.Duration(n) * time.Second
-		}
+	if ra, ok := retryAfter(header); ok {
+		d = ra
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -1,6 +1,9 @@
 package toolnexus
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // ConversationStore keeps Ask/StreamWithID transcripts by conversation id.
 type ConversationStore interface {
@@ -49,3 +52,27 @@ func copyMessages(msgs []any) []any {
 	}
 	return out
 }
+
+// Conversation is a transcript that grows with each Send (§8 Conversation memory): the
+// stateful wrapper over RunWithHistory. Not safe for concurrent Sends.
+type Conversation struct {
+	client *Client
+	tk     *Toolkit
+	// Messages is the transcript so far, fit to pass as history.
+	Messages []any
+}
+
+// Conversation starts an empty conversation on this client and toolkit.
+func (c *Client) Conversation(tk *Toolkit) *Conversation { return &Conversation{client: c, tk: tk} }
+
+// Send continues the transcript with prompt; on success the run's messages become it.
+func (cv *Conversation) Send(ctx context.Context, prompt string) (RunResult, error) {
+	res, err := cv.client.RunWithHistory(ctx, prompt, cv.tk, cv.Messages)
+	if err == nil {
+		cv.Messages = res.Messages
+	}
+	return res, err
+}
+
+// Reset forgets the transcript.
+func (cv *Conversation) Reset() { cv.Messages = nil }

@@ -106,18 +106,19 @@ func TestComposedFromFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range []string{"client.create", "client.run", "store.get", "mcp.list", "toolkit.create", "sanitize", "toolkit.skillsPrompt", "skills.list"} {
+	for _, op := range []string{"client.create", "client.run", "store.get", "mcp.list", "toolkit.create", "sanitize", "toolkit.skillsPrompt", "skills.list", "conversation.send"} {
 		if !slices.Contains(p.Ops(), op) {
 			t.Errorf("op %s is missing from %v", op, p.Ops())
 		}
 	}
-	if want := []string{"contract.tool", "hooks.afterLLM", "hooks.afterTool", "hooks.beforeTool", "llm.beforeLLM", "llm.bodyTransform", "transport.http"}; !slices.Equal(p.Slots(), want) {
+	if want := []string{"contract.tool", "hooks.afterLLM", "hooks.afterTool", "hooks.beforeTool", "llm.beforeLLM", "llm.bodyTransform", "resilience.onError", "transport.http"}; !slices.Equal(p.Slots(), want) {
 		t.Errorf("slots %v, want %v", p.Slots(), want)
 	}
 	// transport's option on llm's op, mcp's on contract's.
 	for _, line := range []string{
 		`{"id":1,"op":"client.create","args":{"handle":"c","baseUrl":"u","style":"openai","model":"m","apiKey":"k","httpClient":"recording","store":"host"}}`,
 		`{"id":1,"op":"toolkit.create","args":{"handle":"t","mcpConfig":{"inline":{}},"cancelAfterMs":0}}`,
+		`{"id":1,"op":"client.run","args":{"client":"c","prompt":"p","stream":true,"cancelAfterMs":500,"id":"s"}}`,
 	} {
 		if err := p.ValidateRequest([]byte(line)); err != nil {
 			t.Errorf("%s: %v", line, err)

@@ -12,7 +12,9 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 	"github.com/muthuishere/toolnexus-conformance/steps/loop"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
+	"github.com/muthuishere/toolnexus-conformance/steps/memory"
 	"github.com/muthuishere/toolnexus-conformance/steps/parity"
+	"github.com/muthuishere/toolnexus-conformance/steps/resilience"
 	"github.com/muthuishere/toolnexus-conformance/steps/skills"
 	"github.com/muthuishere/toolnexus-conformance/steps/store"
 	"github.com/muthuishere/toolnexus-conformance/steps/stream"
@@ -33,6 +35,8 @@ func Library() kernel.Library {
 		loop.Area(),
 		hooks.Area(),
 		stream.Area(),
+		resilience.Area(),
+		memory.Area(),
 	}
 }
 

@@ -153,7 +153,7 @@ func (c *common) resolve() ([]string, bool, error) {
 const verboseUsage = "print the evidence of known failures too, as for new ones (default: new or changed failures in full, first, then one line per known failure), on the terminal and in report.md"
 
 // maxJobs bounds --jobs.
-const maxJobs = 16
+const maxJobs = 32
 
 // Exit codes: 0 all green, 1 red, 2 bad input or harness error, 130 interrupted.
 const exitInterrupted = 130

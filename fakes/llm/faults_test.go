@@ -1,6 +1,9 @@
 package llm
 
 import (
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,5 +42,31 @@ func TestScriptedFaults(t *testing.T) {
 	}
 	if d := reqs[0].GaveUpAfter; d != 0 {
 		t.Errorf("an answered request has GaveUpAfter %s", d)
+	}
+}
+
+// Scripted header lines reach the wire as written: the name's case kept, a line twice, an
+// empty value. Read raw, since net/http's client would canonicalise the names.
+func TestScriptedHeaderLines(t *testing.T) {
+	s := startServer(t)
+	rt := s.NewRoute()
+	rt.Script(Reply{Status: 429, HeaderLines: []string{"retry-after:  2  ", "X-Twice: a", "X-Twice: b", "X-Empty:"}})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"model":"m","messages":[]}`
+	fmt.Fprintf(conn, "POST %s/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", rt.Prefix(), len(body), body)
+	raw, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+	head += "\r\n"
+	for _, line := range []string{"HTTP/1.1 429 ", "\r\nretry-after:  2  \r\n", "\r\nX-Twice: a\r\nX-Twice: b\r\n", "\r\nX-Empty:\r\n"} {
+		if !strings.Contains(head, line) {
+			t.Errorf("the response head lacks %q:\n%s", line, head)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,6 +136,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if msg == "" {
 			msg = http.StatusText(reply.Status)
 		}
+		if len(reply.HeaderLines) > 0 {
+			writeRawError(w, style, reply.Status, msg, reply.HeaderLines)
+			return
+		}
 		writeError(w, style, reply.Status, msg)
 		return
 	}
@@ -160,6 +165,30 @@ func dropConnection(w http.ResponseWriter) {
 		}
 	}
 	panic(http.ErrAbortHandler) // net/http closes the connection without a response
+}
+
+// writeRawError writes an error answer on the bare connection, the scripted header lines
+// byte for byte, and closes it (SPEC.md §4: a header's own spaces and repeats are what a
+// Retry-After scenario is about).
+func writeRawError(w http.ResponseWriter, style string, status int, msg string, lines []string) {
+	rec := httptest.NewRecorder()
+	writeError(rec, style, status, msg)
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n", status, http.StatusText(status), rec.Body.Len())
+	for _, l := range lines {
+		buf.WriteString(l + "\r\n")
+	}
+	buf.WriteString("\r\n")
+	buf.Write(rec.Body.Bytes())
+	_ = buf.Flush()
 }
 
 // writeError answers with an error body shaped like the real API's, so client

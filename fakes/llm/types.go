@@ -18,6 +18,10 @@ type Reply struct {
 	Status int
 	// RetryAfter, when set with Status, is sent as the Retry-After header.
 	RetryAfter string
+	// HeaderLines, set with Status, are sent byte for byte as header lines ("Retry-After:  2  ",
+	// "retry-after: 2", a line twice, an empty value): the answer is written raw on the
+	// connection, which then closes, since net/http would trim values and fold repeats.
+	HeaderLines []string
 	// Drop closes the connection without any answer once the body is read: a
 	// network failure as the client sees it.
 	Drop bool

@@ -40,7 +40,7 @@ Feature: Gap 4 - the conversation store is reachable from the client
       | anthropic |
 
   @id:a8-same-id-sends-earlier-turns @required @src:adr-a8-same-id
-  @A8.1
+  @A8.1 @C12.22
   Scenario Outline: a second ask with the same id sends the earlier turns (<style>)
     Given an <style> client
     And an empty toolkit

@@ -28,6 +28,11 @@ type Manifest struct {
 	Releases        *Releases  `json:"releases,omitempty"`
 	Toolchain       Toolchain  `json:"toolchain"`
 	Errors          string     `json:"errors,omitempty"`
+	// Jobs, when set, is how many scenarios an implementation of this port runs at once
+	// when it runs alone and --jobs is not given: an adapter that is a native binary starts
+	// in milliseconds, and most scenarios wait on a clock (a Retry-After, a stall), not a
+	// core. 0: the suite's default.
+	Jobs int `json:"jobs,omitempty"`
 	// File is the manifest's path relative to the harness root, for messages.
 	File string `json:"-"`
 }

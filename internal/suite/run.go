@@ -306,6 +306,8 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		if o.shared != nil {
 			res.Timing.Share = jobs
 			jobs = DefaultJobs() // the run's budget keeps the total
+		} else if m := im.Manifest.Jobs; m > jobs {
+			jobs = m // alone: a port whose processes are cheap overlaps more waits
 		}
 	}
 	res.Timing.Jobs = jobs

@@ -23,6 +23,7 @@ func opClientCreate(a *adapter, x args, _ string) (any, error) {
 		opts.Hooks = &toolnexus.Hooks{BeforeLLM: a.host.beforeLLM(x.Handle)}
 	}
 	a.host.installHooks(x.Handle, x, &opts)
+	a.host.resilienceOptions(x.Handle, x, &opts)
 	if x.HTTPClient == "recording" { // the host's whole client, its own Timeout included
 		opts.HTTPClient = &http.Client{Transport: transport{a.host, x.Handle}, Timeout: time.Duration(x.HTTPTimeoutMs) * time.Millisecond}
 	}
@@ -46,11 +47,13 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	if x.Stream && x.History != nil {
 		return nil, adapterErr("unsupported", "adapter: the Go port's Stream takes no history")
 	}
-	ctx, tk := context.Background(), a.toolkits[x.Toolkit]
+	ctx, cancel := x.context() // cancelAfterMs: the port's external cancel is the context
+	defer cancel()
+	tk := a.toolkits[x.Toolkit]
 	if tk == nil && x.Toolkit != "" {
 		return nil, adapterErr("failed", "adapter: unknown toolkit handle "+x.Toolkit)
 	} else if tk == nil {
-		if tk, err = toolnexus.CreateToolkit(ctx, toolnexus.Options{Builtins: false}); err != nil {
+		if tk, err = toolnexus.CreateToolkit(context.Background(), toolnexus.Options{Builtins: false}); err != nil {
 			return nil, err
 		}
 		defer tk.Close()
@@ -63,7 +66,7 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 		res, err = c.Ask(ctx, x.Prompt, tk, x.ID)
 	case x.Stream:
 		var ch <-chan toolnexus.StreamEvent
-		if ch, err = c.Stream(ctx, x.Prompt, tk); err == nil {
+		if ch, err = c.StreamWithID(ctx, x.Prompt, tk, x.ID); err == nil {
 			out, events, err = drainStream(ch)
 		}
 	case x.History != nil:
@@ -96,7 +99,7 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 		limit = res.Limit
 	}
 	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
-		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount,
+		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount, "messages": res.Messages,
 		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
 }
 

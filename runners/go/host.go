@@ -32,6 +32,7 @@ var slots = []string{
 	slotAfterLLM,
 	slotBeforeTool,
 	slotAfterTool,
+	slotOnError,
 }
 
 const (

@@ -46,6 +46,11 @@ type args struct {
 	Value                     string // sanitize
 	CancelAfterMs, DeadlineMs *int64
 	Context                   *bool
+	// client.create's resilience options; retries is a pointer since 0 and absent differ.
+	Retries                *int
+	RetryBaseMs, TimeoutMs int
+	OnError                bool
+	Conversation           string
 }
 
 // adapter holds the handles that live between requests; requests are served one at a time.
@@ -53,6 +58,8 @@ type adapter struct {
 	host     *host
 	clients  map[string]*clientEntry
 	toolkits map[string]*toolnexus.Toolkit
+	// conversations are the memory area's Conversation objects.
+	conversations map[string]*toolnexus.Conversation
 }
 
 type clientEntry struct {
@@ -61,7 +68,8 @@ type clientEntry struct {
 }
 
 func newAdapter(h *host) *adapter {
-	return &adapter{host: h, clients: map[string]*clientEntry{}, toolkits: map[string]*toolnexus.Toolkit{}}
+	return &adapter{host: h, clients: map[string]*clientEntry{}, toolkits: map[string]*toolnexus.Toolkit{},
+		conversations: map[string]*toolnexus.Conversation{}}
 }
 
 // closeAll closes every toolkit so stdio children do not outlive the adapter; bounded,

@@ -82,7 +82,9 @@ func init() {
 		"toolkit.create": opToolkitCreate, "toolkit.close": opToolkitClose, "mcp.load": opMcpLoad,
 		"mcp.list": opMcpList, "toolkit.describe": opToolkitDescribe, "tool.execute": opToolExecute,
 		"adapters": opAdapters, "sanitize": opSanitize, "toolkit.skillsPrompt": opSkillsPrompt, "skills.list": opSkillsList,
-		"shutdown": func(*adapter, args, string) (any, error) { return nil, nil }}
+		"conversation.create": opConversation, "conversation.send": opConversation, "conversation.reset": opConversation,
+		"conversation.messages": opConversation,
+		"shutdown":              func(*adapter, args, string) (any, error) { return nil, nil }}
 }
 
 // handle runs one op with the library's warnings captured and returns the response line; a

@@ -75,7 +75,6 @@ func toolResults(body map[string]any) []string {
 	return out
 }
 
-
 func (w *World) toolResultSentBack(n int, want string) error {
 	bodies, err := llm.Bodies(w.A)
 	if err != nil {

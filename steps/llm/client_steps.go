@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
@@ -29,6 +30,7 @@ func registerClientSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptToolThenText)
 	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode$`, (*World).runs)
 	sc.Step(`^the client asks "([^"]*)" in conversation "([^"]*)"$`, (*World).asks)
+	sc.Step(`^the client asks "([^"]*)" without a conversation id$`, func(w *World, prompt string) error { return w.asks(prompt, "") })
 }
 
 func (w *World) AClient(style string) error {
@@ -200,7 +202,10 @@ func (w *World) ensureClient() error {
 	return nil
 }
 
-func (w *World) runs(prompt, mode string) error {
+func (w *World) runs(prompt, mode string) error { return w.runWith(prompt, mode, nil) }
+
+// runWith is a client.run with the options other areas add (cancelAfterMs, id).
+func (w *World) runWith(prompt, mode string, extra map[string]any) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
@@ -208,6 +213,7 @@ func (w *World) runs(prompt, mode string) error {
 	if w.TK().Current != "" {
 		args["toolkit"] = w.TK().Current
 	}
+	maps.Copy(args, extra)
 	r, err := w.Call("client.run", args)
 	if err != nil {
 		return err
@@ -222,7 +228,10 @@ func (w *World) asks(prompt, id string) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	args := map[string]any{"client": w.llm().Client["handle"], "prompt": prompt, "id": id}
+	args := map[string]any{"client": w.llm().Client["handle"], "prompt": prompt}
+	if id != "" {
+		args["id"] = id
+	}
 	if w.TK().Current != "" {
 		args["toolkit"] = w.TK().Current
 	}

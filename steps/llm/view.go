@@ -51,6 +51,12 @@ func Bodies(a *kernel.Attempt) ([]map[string]any, error) { return kernel.Get[Wor
 //go:embed protocol.json
 var protocol []byte
 
+// RunWith is client.run with options other areas add (cancelAfterMs, id); a result is kept
+// as every run's is.
+func RunWith(a *kernel.Attempt, prompt, mode string, extra map[string]any) error {
+	return kernel.Get[World](a).runWith(prompt, mode, extra)
+}
+
 // SetClient sets one client.create option for the scenario's client before it is created.
 func SetClient(a *kernel.Attempt, key string, v any) error {
 	return kernel.Get[World](a).SetClient(key, v)
