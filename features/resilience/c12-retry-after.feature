@@ -177,7 +177,7 @@ Feature: Contract C12 - resilience: Retry-After
     And an empty toolkit
     And the fake LLM first answers 429 with the header line "Retry-After: 30" and then answers "done"
     When the client runs "hi" in run mode, timed
-    Then the call fails with this port's deadline error
+    Then the call fails with kind "deadline"
     And the run made 1 LLM request
     And the run ended within 1500 ms of LLM request 1
 

@@ -23,6 +23,12 @@ type Facts struct {
 		Kind string `json:"kind"`
 		Fact string `json:"fact"`
 	} `json:"deadline"`
+	// Cancel is what an external cancel of a run guarantees on the wire (upstream SPEC §7D's
+	// cancellation table): "mid-request" or "between-attempts".
+	Cancel struct {
+		Guarantee string `json:"guarantee"`
+		Fact      string `json:"fact"`
+	} `json:"cancel"`
 	PreChangeKeys struct {
 		Fact  string              `json:"fact"`
 		Paths map[string][]string `json:"paths"`

@@ -19,6 +19,8 @@ function beforeLLMStub(client) {
   }
 }
 
+export { runReport }
+
 // runReport is a RunResult in the protocol's shape: what the port returned, missing stays null.
 function runReport(res) {
   const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
@@ -28,7 +30,7 @@ function runReport(res) {
     : null
   const usage = res.usage ? { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens, totalTokens: res.usage.totalTokens } : null
   return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls, status: res.status ?? null,
-    limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage }
+    limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage, messages: res.messages ?? null }
 }
 
 // withRun resolves the handles, runs fn and reports what the port returned (missing stays
@@ -73,13 +75,15 @@ export function install(port) {
     return {}
   })
 
-  register("client.run", (args) => {
+  // timed: cancelAfterMs is the run's AbortSignal (signal), the port's external cancel
+  register("client.run", (args, timing) => {
     if (args.stream && args.history) throw unsupported("adapter: the JS port's stream() takes no history")
+    const signal = timing?.signal
     return withRun(args, (client, toolkit) => {
-      if (args.stream) return drainStream(client.stream(args.prompt, { toolkit }))
-      return client.run(args.prompt, args.history ? { toolkit, history: args.history } : { toolkit })
+      if (args.stream) return drainStream(client.stream(args.prompt, { toolkit, id: args.id, signal }))
+      return client.run(args.prompt, args.history ? { toolkit, history: args.history, signal } : { toolkit, signal })
     })
-  })
+  }, { timed: true })
 
-  register("client.ask", (args) => withRun(args, (client, toolkit) => client.ask(args.prompt, { toolkit, id: args.id })))
+  register("client.ask", (args) => withRun(args, (client, toolkit) => client.ask(args.prompt, args.id === undefined ? { toolkit } : { toolkit, id: args.id })))
 }

@@ -36,6 +36,7 @@ def run_report(res: Any) -> dict[str, Any]:
             "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None,
             "status": getattr(res, "status", None), "limit": getattr(res, "limit", None),
             "toolCallCount": getattr(res, "tool_call_count", None),
+            "messages": getattr(res, "messages", None),
             # the port's usage dict in the protocol's names (prompt_tokens is promptTokens)
             "usage": None if not isinstance(usage, dict) else {
                 "promptTokens": usage.get("prompt_tokens"), "completionTokens": usage.get("completion_tokens"),
@@ -93,13 +94,18 @@ async def op_client_run(args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _run(args: dict[str, Any], client: Any, tk: Any, prompt: str) -> dict[str, Any]:
+    with kit.cancel_handle(args) as cancel:  # cancelAfterMs: the port's external cancel, an asyncio.Event
+        return await _run_cancellable(args, client, tk, prompt, cancel)
+
+
+async def _run_cancellable(args: dict[str, Any], client: Any, tk: Any, prompt: str, cancel: Any) -> dict[str, Any]:
     if not args.get("stream"):
-        return run_report(await client.run(prompt, tk, history=args.get("history")))
+        return run_report(await client.run(prompt, tk, history=args.get("history"), cancel=cancel))
     if args.get("history"):  # an empty history is the same as none
         raise AdapterError("unsupported",
                            "toolnexus Client.stream(prompt, toolkit, *, id=None, cancel=None) takes no history")
     result, seen = None, []
-    async with contextlib.aclosing(client.stream(prompt, tk)) as events:
+    async with contextlib.aclosing(client.stream(prompt, tk, id=args.get("id"), cancel=cancel)) as events:
         async for ev in events:
             seen.append(event_report(ev))
             if isinstance(ev, dict) and ev.get("type") == "done":
@@ -129,7 +135,7 @@ def event_report(ev: Any) -> dict[str, Any]:
 async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
     client = kit.clients.lookup(args["client"])
     async with run_toolkit(args) as tk:
-        return run_report(await client.ask(args["prompt"], tk, id=args["id"]))
+        return run_report(await client.ask(args["prompt"], tk, id=args.get("id")))
 
 
 kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},

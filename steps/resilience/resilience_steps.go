@@ -31,6 +31,8 @@ func registerResilienceSteps(sc *kernel.Steps) {
 	sc.Step(`^the run ended at least (\d+) ms after LLM request 1$`, (*World).endedAfter)
 	sc.Step(`^the run ended within (\d+) ms of LLM request 1$`, (*World).endedWithin)
 	sc.Step(`^the call fails with an error that carries the status (\d+)$`, (*World).failsWithStatus)
+	sc.Step(`^the client closed LLM request (\d+) within (\d+) ms of its arrival$`, (*World).closedWithin)
+	sc.Step(`^the client closed LLM request (\d+) within (\d+) ms of its arrival, where this port's cancel aborts mid-request$`, (*World).closedWithinIfMidRequest)
 	sc.Step(`^the onError classifier was given, in order, (\[.*\])$`, (*World).onErrorGiven)
 	sc.Step(`^the onError classifier was first given, in order, (\[.*\])$`, (*World).onErrorFirstGiven)
 	sc.Step(`^the onError classifier was never called$`, (*World).onErrorNever)
@@ -163,6 +165,47 @@ func (w *World) endedWithin(hi int) error {
 	}
 	if d >= ms(hi) {
 		return fmt.Errorf("the run ended %d ms after LLM request 1; want within %d ms", d.Milliseconds(), hi)
+	}
+	return nil
+}
+
+// closedWithin: the abort reached the wire. The fake's own clock says when the client closed
+// the stalled request (§8: the signal is "threaded into the HTTP request, so a timeout or
+// external cancel aborts the in-flight call"); a port that only stops waiting leaves it open
+// until the fake answers.
+func (w *World) closedWithin(n, hi int) error {
+	var d time.Duration
+	// The close may reach the fake a moment after the run returned.
+	common.WaitFor(time.Second, func() bool {
+		if reqs := w.llm().Route.Requests(); len(reqs) >= n {
+			d = reqs[n-1].GaveUpAfter
+		}
+		return d > 0
+	})
+	switch reqs := w.llm().Route.Requests(); {
+	case len(reqs) < n:
+		return fmt.Errorf("the fake LLM got %d requests; there is no LLM request %d", len(reqs), n)
+	case d == 0:
+		return fmt.Errorf("the client never closed LLM request %d: the run stopped waiting, but the call in flight was not aborted (the fake answered it at the end of its stall)", n)
+	case d >= ms(hi):
+		return fmt.Errorf("the client closed LLM request %d only %d ms after it arrived; want within %d ms", n, d.Milliseconds(), hi)
+	}
+	return nil
+}
+
+// closedWithinIfMidRequest: upstream SPEC §7D tables each port's cancel; where it is
+// cooperative ("between attempts"), the run's prompt end, checked before, is the guarantee
+// and a blocked request may finish in the background.
+func (w *World) closedWithinIfMidRequest(n, hi int) error {
+	f, err := common.Facts(w.A)
+	if err != nil {
+		return err
+	}
+	if f.Cancel.Guarantee != "mid-request" {
+		return nil
+	}
+	if err := w.closedWithin(n, hi); err != nil {
+		return fmt.Errorf("%w (this port's cancel aborts mid-request: %s)", err, f.Cancel.Fact)
 	}
 	return nil
 }

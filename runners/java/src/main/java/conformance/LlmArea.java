@@ -13,6 +13,7 @@ final class LlmArea implements Kit.Area {
         kit.slots("llm.bodyTransform", "llm.beforeLLM");
         kit.op("client.create", this::clientCreate);
         kit.op("client.run", this::clientRun);
+        // no id: the three-argument ask with a null id, the port's stateless one-shot
         kit.op("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"))));
     }
 
@@ -53,20 +54,42 @@ final class LlmArea implements Kit.Area {
         };
     }
 
-    /** Run, run with a history (a fresh mutable copy: the port appends to it), or stream (its callback form). */
+    /**
+     * Run, run with a history (a fresh mutable copy: the port appends to it), or stream (its
+     * callback form, with the conversation id when given). cancelAfterMs is the port's
+     * CancelToken, cancelled by a timer; only run takes one.
+     */
     private Object clientRun(Map<String, Object> a) {
         Object prompt = a.get("prompt");
         List<?> history = (List<?>) a.get("history");
         if (Boolean.TRUE.equals(a.get("stream"))) {
             if (history != null) throw AdapterException.unsupported("adapter: the Java port's stream takes a conversation id, not a history");
+            if (a.containsKey("cancelAfterMs")) throw AdapterException.unsupported("adapter: the Java port's stream takes no CancelToken (only run and ask do)");
             List<Object> events = Collections.synchronizedList(new ArrayList<>());
             Consumer<Object> keep = ev -> events.add(event(ev)); // the call also returns the final result
-            Object report = run(a, (c, tk) -> Port.call("LlmClient", c, "stream", prompt, tk, keep));
+            Object report = run(a, (c, tk) -> a.containsKey("id") ? Port.call("LlmClient", c, "stream", prompt, tk, keep, a.get("id"))
+                    : Port.call("LlmClient", c, "stream", prompt, tk, keep));
             if (report instanceof Map<?, ?> m) {
                 @SuppressWarnings("unchecked") Map<String, Object> out = (Map<String, Object>) m;
                 out.put("events", new ArrayList<>(events));
             }
             return report;
+        }
+        if (a.get("cancelAfterMs") instanceof Number ms) {
+            Object token = Port.make("LlmClient$CancelToken");
+            Thread timer = Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(Math.max(0, ms.longValue()));
+                    Port.call("LlmClient$CancelToken", token, "cancel");
+                } catch (InterruptedException done) {
+                    // the run returned first
+                }
+            });
+            try {
+                return run(a, (c, tk) -> Port.call("LlmClient", c, "run", prompt, tk, history == null ? null : new ArrayList<>(history), token));
+            } finally {
+                timer.interrupt();
+            }
         }
         return run(a, (c, tk) -> history == null ? Port.call("LlmClient", c, "run", prompt, tk)
                 : Port.call("LlmClient", c, "run", prompt, tk, new ArrayList<>(history)));
@@ -85,7 +108,7 @@ final class LlmArea implements Kit.Area {
     }
 
     /** A RunResult in the protocol's shape; a null result stays null throughout. */
-    private static Map<String, Object> report(Object res) {
+    static Map<String, Object> report(Object res) {
         if (res == null) return Json.obj("text", null, "turns", null, "toolCalls", null, "calls", null);
         Object text = Port.get(res, "text");
         List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
@@ -94,6 +117,7 @@ final class LlmArea implements Kit.Area {
         return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
                 "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
                 "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
+                "messages", Json.copy(Port.get(res, "messages")),
                 "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
                         "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
     }
