@@ -86,7 +86,7 @@ Feature: Contract C10 - the loop's hooks
     And every hook records what it sees
     And the beforeTool hook rewrites the arguments of "echo" to {"x": "rewritten", "n": [1, null]}
     And a toolkit with the host tool "echo"
-    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig", "extra": true} and then answers "done"
     When the client runs "go" in run mode
     Then the call succeeds
     And the tool "echo" ran once, with the arguments {"x": "rewritten", "n": [1, null]}
@@ -150,3 +150,60 @@ Feature: Contract C10 - the loop's hooks
       | anthropic | run    |
       | openai    | stream |
       | anthropic | stream |
+
+  @id:c10-after-tool-error-result @required @src:spec-c10-after-tool
+  @C10.5
+  Scenario Outline: afterTool sees a failed call's error result, and its replacement, flag included, is the call's result (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the afterTool hook replaces the output of "boom" with "redacted"
+    And a native tool "boom" that throws "secret ☂ leaked"
+    And the toolkit is built
+    And the fake LLM first calls the tool "boom" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the afterTool hook saw {"name": "boom", "result": {"isError": true}}
+    And LLM request 2 carries the tool output "redacted"
+    And the run's tool call 1 includes {"name": "boom", "output": "redacted", "isError": false}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @id:c10-after-tool-sees-rewritten-args @recommended @src:rec-c10-after-tool-args
+  @C10.4
+  Scenario Outline: afterTool sees the arguments the tool ran with: a rewrite's, whole (<style>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook rewrites the arguments of "echo" to {"x": "rewritten"}
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig", "extra": 1} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the tool "echo" ran once, with the arguments {"x": "rewritten"}
+    And the afterTool hook saw exactly the arguments {"x": "rewritten"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c10-tool-hooks-turn @required @src:spec-c10-before-tool @src:spec-c10-after-tool
+  @C10.6
+  Scenario Outline: the tool hooks see each call's turn, the second turn's two calls included (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And a toolkit with the host tools "a" and "b"
+    And the fake LLM calls the tool "a", then calls "b" and "a" at once, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the beforeTool hook saw, in order, the turns 0, 1, 1
+    And the afterTool hook saw, in order, the turns 0, 1, 1
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |
+

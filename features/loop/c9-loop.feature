@@ -306,3 +306,96 @@ Feature: Contract C9 - the unified client loop
     When the client runs "go" in run mode
     Then the call succeeds
     And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "sig"}, {"type": "text", "text": "x"}, {"type": "tool_use", "id": "toolu_1", "name": "ping", "input": {}}]}
+
+  @id:c9-tool-call-count @required @src:spec-c9-loop
+  @C9.3
+  Scenario Outline: three calls in one turn are three tool calls, in the model's order (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tools "a" and "b"
+    And the fake LLM first calls, at once, the tool "a" with {"n": 1}, the tool "b" with {} and the tool "a" with {"n": 2}, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run result has {"toolCallCount": 3, "toolCalls": ["a", "b", "a"], "turns": 2, "text": "done"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |
+
+  @id:c9-system-every-request @required @src:spec-c9-system
+  @C9.1
+  Scenario Outline: the system prompt goes with every request of a run, not the first alone (<style> <mode>)
+    Given an <style> client
+    And the client's system prompt is "You are terse."
+    And the skills tree "prompt"
+    And the toolkit is built
+    And the fake LLM first calls the tool "skill" with the arguments {"name": "a"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the system prompt of LLM request 2 is exactly:
+      """
+      You are terse.
+
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **a**: A does
+      - **b**: B does
+      """
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @id:c9-error-result-fed-back @required @src:spec-c9-openai-results @src:spec-c9-anthropic-results @src:spec-c4-feedback
+  @C9.4 @C9.5
+  Scenario Outline: a tool that fails is fed back with the very output RunResult records, flagged (<style> <mode>)
+    Given an <style> client
+    And a native tool "boom" that throws "it broke ☂"
+    And the toolkit is built
+    And the fake LLM first calls the tool "boom" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run's tool call 1 includes {"name": "boom", "isError": true}
+    And LLM request 2 carries the run's tool call 1 output exactly
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+
+  @id:c9-error-call-recorded @required @src:spec-c9-tool-calls
+  @C9.12
+  Scenario Outline: an http call answered 404 is in RunResult.toolCalls as an error, with its status (<style>)
+    Given an <style> client
+    And the endpoint answers "/gone" with status 404 and the body "no such thing"
+    And an http tool "x" for GET "{{endpoint}}/gone" with:
+      """
+      {}
+      """
+    And the toolkit is built
+    And the fake LLM first calls the tool "x" with the arguments {} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run's tool call 1 includes {"name": "x", "isError": true, "metadata": {"status": 404}}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-openai-assistant-echo-raw @recommended @src:rec-c9-assistant-echo
+  @C9.15
+  Scenario: openai's assistant turn echoes the model's arguments text as it came, spacing and key order kept
+    Given an openai client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the raw openai arguments "{\"b\": 2,  \"a\": \"é\"}", and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "echo", "arguments": "{\"b\": 2,  \"a\": \"é\"}"}}]}
+

@@ -113,3 +113,37 @@ Feature: Contract C11 - the stream's events
       | mode   |
       | run    |
       | stream |
+
+  @id:c11-blank-deltas @required @src:spec-c11-events @src:spec-c11-same-loop
+  @C11.1 @C11.7
+  Scenario Outline: a text delta of only a space is an event too, and part of the text (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams " " and "¡hola"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's events include, in this order, [{"type": "text", "delta": " "}, {"type": "text", "delta": "¡hola"}]
+    And the stream's last event is its done event, whose result includes {"text": " ¡hola"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c11-error-tool-result @required @src:spec-c11-events
+  @C11.1
+  Scenario Outline: a failed call's tool_result event carries isError true (<style>)
+    Given an <style> client
+    And a native tool "boom" that throws "it broke"
+    And the toolkit is built
+    And the fake LLM first calls the tool "boom" and then answers "done"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's events include, in this order, [{"type": "tool_call", "id": "<id>", "name": "boom"}, {"type": "tool_result", "id": "<id>", "name": "boom", "isError": true}]
+    And the stream's last event is its done event, whose result includes {"text": "done"}
+
+    Examples:
+      | style     | id      |
+      | openai    | call_1  |
+      | anthropic | toolu_1 |
+

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"sort"
 	"strings"
 	"time"
@@ -21,6 +22,10 @@ func registerHooksSteps(sc *kernel.Steps) {
 	sc.Step(`^the afterLLM hook saw, on turn (\d+), the usage (\{.*\})$`, (*World).afterLLMUsage)
 	sc.Step(`^the beforeTool hook saw (\{.*\})$`, (*World).beforeToolSaw)
 	sc.Step(`^the afterTool hook was never called$`, (*World).afterToolNever)
+	sc.Step(`^the afterTool hook saw (\{.*\})$`, (*World).afterToolSaw)
+	sc.Step(`^the afterTool hook saw exactly the arguments (\{.*\})$`, (*World).afterToolSawArgs)
+	sc.Step(`^the (beforeTool|afterTool) hook saw, in order, the turns (.+)$`, (*World).toolHookTurns)
+	sc.Step(`^the fake LLM calls the tool "([^"]*)", then calls "([^"]*)" and "([^"]*)" at once, and then answers "([^"]*)"$`, (*World).threeTurns)
 	sc.Step(`^the run's tool call (\d+) includes (\{.*\})$`, (*World).runCallIncludes)
 }
 
@@ -153,21 +158,63 @@ func (w *World) afterLLMUsage(turn int, raw string) error {
 	return fmt.Errorf("afterLLM was not called on turn %d (its calls: %s)", turn, common.CompactJSON(calls))
 }
 
-func (w *World) beforeToolSaw(raw string) error {
-	calls, err := w.calls("hooks.beforeTool")
+func (w *World) beforeToolSaw(raw string) error { return w.hookSawOnce("beforeTool", raw) }
+func (w *World) afterToolSaw(raw string) error  { return w.hookSawOnce("afterTool", raw) }
+
+// hookSawOnce: the tool hook was called once, with at least what raw holds.
+func (w *World) hookSawOnce(hook, raw string) error {
+	calls, err := w.calls("hooks." + hook)
 	if err != nil {
 		return err
 	}
 	if len(calls) != 1 {
-		return fmt.Errorf("beforeTool was called %d times; want once: %s", len(calls), common.CompactJSON(calls))
+		return fmt.Errorf("%s was called %d times; want once: %s", hook, len(calls), common.CompactJSON(calls))
 	}
 	var want any
 	if err := json.Unmarshal([]byte(raw), &want); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	if path := common.Includes(want, calls[0]); path != "" {
-		return fmt.Errorf("beforeTool saw %s; want it to include %s (at %s)", common.CompactJSON(calls[0]), raw, path)
+		return fmt.Errorf("%s saw %s; want it to include %s (at %s)", hook, common.CompactJSON(calls[0]), raw, path)
 	}
+	return nil
+}
+
+// afterToolSawArgs: afterTool was called once, with these arguments and no others.
+func (w *World) afterToolSawArgs(raw string) error {
+	calls, err := w.calls("hooks.afterTool")
+	if err != nil {
+		return err
+	}
+	if len(calls) != 1 {
+		return fmt.Errorf("afterTool was called %d times; want once: %s", len(calls), common.CompactJSON(calls))
+	}
+	return common.SameJSON("the arguments afterTool saw", raw, calls[0]["args"])
+}
+
+// toolHookTurns: the hook's calls, in order, carried these turns.
+func (w *World) toolHookTurns(hook, list string) error {
+	calls, err := w.calls("hooks." + hook)
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, c := range calls {
+		got = append(got, fmt.Sprint(c["turn"]))
+	}
+	if want := common.SplitList(list); strings.Join(got, ", ") != strings.Join(want, ", ") {
+		return fmt.Errorf("%s saw the turns %s; want %s", hook, strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+	return nil
+}
+
+// threeTurns scripts one call, then two at once, then text.
+func (w *World) threeTurns(first, a, b, text string) error {
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: first}}},
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: a}, {Name: b}}},
+		llmfake.Reply{Text: text},
+	)
 	return nil
 }
 

@@ -31,6 +31,7 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the tool messages of LLM request (\d+) are exactly (\[.*\])$`, (*World).toolMessagesAre)
 	sc.Step(`^the last message of LLM request (\d+) is a user message of the tool_result blocks (.+)$`, (*World).lastToolResults)
 	sc.Step(`^every tool_result block of LLM request (\d+) carries "is_error": false$`, (*World).isErrorFalse)
+	sc.Step(`^LLM request (\d+) carries the run's tool call (\d+) output exactly$`, (*World).carriesCallOutput)
 }
 
 func (w *World) systemPrompt(s string) error { return llm.SetClient(w.A, "systemPrompt", s) }
@@ -254,6 +255,48 @@ func (w *World) isErrorFalse(n int) error {
 		if bb, _ := b.(map[string]any); bb["type"] == "tool_result" && bb["is_error"] != false {
 			return fmt.Errorf("tool_result block %d of LLM request %d has is_error %s; want false", i+1, n, common.CompactJSON(bb["is_error"]))
 		}
+	}
+	return nil
+}
+
+// carriesCallOutput: the k-th tool result the request carries (an openai tool message, an
+// anthropic tool_result block) is, as text, exactly the output RunResult records for call k.
+func (w *World) carriesCallOutput(n, k int) error {
+	rs := w.llm().Results
+	if len(rs) == 0 {
+		return fmt.Errorf("harness: no run returned a result")
+	}
+	calls, _ := rs[len(rs)-1]["calls"].([]any)
+	if k < 1 || k > len(calls) {
+		return fmt.Errorf("the run result lists %d tool calls; there is no call %d", len(calls), k)
+	}
+	want, _ := calls[k-1].(map[string]any)["output"].(string)
+	bodies, err := llm.Bodies(w.A)
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > len(bodies) {
+		return fmt.Errorf("the fake LLM got %d requests; there is no LLM request %d", len(bodies), n)
+	}
+	var results []string
+	msgs, _ := bodies[n-1]["messages"].([]any)
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		if mm["role"] == "tool" {
+			results = append(results, common.ContentText(mm["content"]))
+		}
+		blocks, _ := mm["content"].([]any)
+		for _, b := range blocks {
+			if bb, _ := b.(map[string]any); bb["type"] == "tool_result" {
+				results = append(results, common.ContentText(bb["content"]))
+			}
+		}
+	}
+	if k > len(results) {
+		return fmt.Errorf("LLM request %d carries %d tool results; there is no result %d", n, len(results), k)
+	}
+	if results[k-1] != want {
+		return fmt.Errorf("LLM request %d feeds back %q for call %d; RunResult records the output %q", n, results[k-1], k, want)
 	}
 	return nil
 }

@@ -23,9 +23,16 @@ func registerStreamSteps(sc *kernel.Steps) {
 }
 
 func (w *World) toolThenPieces(tool, a, b string) error {
+	pieces := []string{a, b}
+	for i, p := range pieces {
+		var err error
+		if pieces[i], err = common.CodePoints(p); err != nil { // a piece may be ⟨U+000A⟩
+			return err
+		}
+	}
 	w.llm().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
-		llmfake.Reply{TextPieces: []string{a, b}},
+		llmfake.Reply{TextPieces: pieces},
 	)
 	return nil
 }
