@@ -17,6 +17,10 @@ Feature: Contract C12 - conversation memory
     When the client runs "and then?" in run mode with the messages of run 1 as history
     Then the call succeeds
     And LLM request 3 starts with exactly the messages of run 1, then only the user message "and then?"
+    And the system prompt of LLM request 3 is exactly:
+      """
+      Answer in one word.
+      """
 
     Examples:
       | style     |
@@ -125,3 +129,96 @@ Feature: Contract C12 - conversation memory
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c12-ask-keeps-whole-thread @required @src:spec-c12-ask-stateless
+  @C12.22
+  Scenario Outline: a third ask with the same id still sends the first exchange, and the system prompt (<style>)
+    Given an <style> client
+    And the client's system prompt is "Be brief."
+    And an empty toolkit
+    When the client asks "one ☃" in conversation "t3"
+    And the client asks "two" in conversation "t3"
+    And the client asks "three" in conversation "t3"
+    Then the call succeeds
+    And LLM request 3 carries exactly the messages "one ☃", "ok", "two", "ok", "three", besides a system prompt
+    And the system prompt of LLM request 3 is exactly:
+      """
+      Be brief.
+      """
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c12-ask-on-text-remembers @required @src:spec-c12-ask-stateless @src:spec-c12-stream-id
+  @C12.22
+  Scenario Outline: ask with an id and a text callback remembers like ask without one (<style>)
+    Given an <style> client
+    And an empty toolkit
+    When the client asks "first" in conversation "t4", with a text callback
+    And the client asks "second" in conversation "t4", with a text callback
+    Then the call succeeds
+    And the ask's text deltas join to its text
+    And LLM request 2 carries exactly the messages "first", "ok", "second", besides a system prompt
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c12-default-store-per-client @required @src:spec-c12-ask-stateless
+  @C12.21
+  Scenario Outline: each client's default store is its own (<style>)
+    Given an <style> client
+    And an empty toolkit
+    When the client asks "mine" in conversation "t5"
+    Then the call succeeds
+    When a second client of the same style asks "yours" in conversation "t5"
+    Then the call succeeds
+    And LLM request 2 carries exactly the messages "yours", besides a system prompt
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c12-failed-send-keeps-transcript @required @src:spec-c12-conversation
+  @C12.20
+  Scenario Outline: a send that fails leaves the conversation as it was (<style>)
+    Given an <style> client
+    And the client's retries is 0
+    And an empty toolkit
+    And a conversation on the client
+    And the fake LLM answers "ok", then fails with 400, then answers "ok"
+    When the conversation sends "a"
+    And the conversation sends "b"
+    Then the call fails with an error that carries the status 400
+    When the conversation sends "c"
+    Then the call succeeds
+    And LLM request 3 carries exactly the messages "a", "ok", "c", besides a system prompt
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c12-failed-stream-keeps-thread @required @src:spec-c12-stream-id
+  @C12.23
+  Scenario Outline: a stream with an id that fails saves nothing: the thread stays as it was (<style>)
+    Given an <style> client
+    And the client's retries is 0
+    And an empty toolkit
+    And the fake LLM answers "ok", then fails with 400, then answers "ok"
+    When the client asks "kept" in conversation "s3"
+    And the client runs "lost" in stream mode in conversation "s3"
+    Then the call fails with an error that carries the status 400
+    When the client asks "next" in conversation "s3"
+    Then the call succeeds
+    And LLM request 3 carries exactly the messages "kept", "ok", "next", besides a system prompt
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+

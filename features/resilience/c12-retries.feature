@@ -124,3 +124,35 @@ Feature: Contract C12 - resilience: which failures are retried, how often, and t
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c12-network-retried @required @src:spec-c12-retry-set
+  @C12.1
+  Scenario Outline: a dropped connection is retried, and the run succeeds (<style> <mode>)
+    Given an <style> client
+    And the client's retry base is 100 ms
+    And an empty toolkit
+    And the fake LLM first fails with a dropped connection and then answers "done"
+    When the client runs "hi" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the run result has {"text": "done"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |
+
+  @id:c12-backoff-doubles @required @src:spec-c12-backoff
+  @C12.4
+  Scenario: with retries 3 and base 100 ms the gaps double: about 100, 200 and 400 ms
+    Given an anthropic client
+    And the client's retries is 3
+    And the client's retry base is 100 ms
+    And an empty toolkit
+    And the fake LLM always answers 503
+    When the client runs "hi" in run mode
+    Then the run made 4 LLM requests
+    And the gap before LLM request 2 is between 100 and 450 ms
+    And the gap before LLM request 3 is between 200 and 550 ms
+    And the gap before LLM request 4 is between 400 and 750 ms
+

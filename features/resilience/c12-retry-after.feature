@@ -50,14 +50,19 @@ Feature: Contract C12 - resilience: Retry-After
 
   @id:c12-retry-after-spaces @required @src:spec-c12-retry-after
   @C12.7
-  Scenario: Retry-After with spaces around its digits is honoured like 1
-    Given an openai client
+  Scenario Outline: Retry-After "<value>" is a run of digits (spaces around it are not the value), honoured as 1 (<style>)
+    Given an <style> client
     And the client's retry base is 100 ms
     And an empty toolkit
-    And the fake LLM first answers 429 with the header line "Retry-After:   1  " and then answers "done"
+    And the fake LLM first answers 429 with the header line "Retry-After:<value>" and then answers "done"
     When the client runs "hi" in run mode
     Then the call succeeds
     And the gap before LLM request 2 is between 1000 and 1350 ms
+
+    Examples:
+      | value   | style     |
+      | ⟨U+0020⟩⟨U+0020⟩⟨U+0020⟩1⟨U+0020⟩⟨U+0020⟩ | openai    |
+      | 01                                     | anthropic |
 
   @id:c12-retry-after-fallback @required @src:spec-c12-retry-after-fallback
   @C12.8 @C12.10

@@ -17,7 +17,8 @@ public sealed partial class Adapter
     private readonly Dictionary<string, ClientEntry> _clients = new();
     private readonly Dictionary<string, Toolkit> _toolkits = new();
 
-    private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run", "hello", "mcp.list",
+    private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run",
+        "conversation.create", "conversation.messages", "conversation.reset", "conversation.send", "hello", "mcp.list",
         "mcp.load", "sanitize", "shutdown", "skills.list", "store.get", "store.identity", "store.save", "tool.execute",
         "toolkit.close", "toolkit.create", "toolkit.describe", "toolkit.skillsPrompt"];
 
@@ -26,7 +27,11 @@ public sealed partial class Adapter
         "hello" => Task.FromResult(Hello()),
         "client.create" => Task.FromResult(ClientCreate(a)),
         "client.run" => ClientRunAsync(a),
-        "client.ask" => RunReportAsync(a, (c, tk) => c.AskAsync((string?)a["prompt"] ?? "", tk, (string?)a["id"])),
+        "client.ask" => ClientAskAsync(a),
+        "conversation.create" => ConversationCreateAsync(a),
+        "conversation.send" => ConversationSendAsync(a),
+        "conversation.reset" => Task.FromResult(ConversationReset(a)),
+        "conversation.messages" => Task.FromResult(new JsonObject { ["messages"] = Json.ToNode(LookupConversation(a).Messages) }),
         "store.get" => StoreGetAsync(a),
         "store.save" => StoreSaveAsync(a),
         "store.identity" => Task.FromResult(new JsonObject { ["same"] = LookupClient(a).SameStore }),
@@ -81,21 +86,61 @@ public sealed partial class Adapter
         if ((string?)a["httpClient"] == "recording")
             opts.HttpClient = new HttpClient(new RecordingHandler(handle)) { Timeout =
                 (long?)a["httpTimeoutMs"] is long ms ? TimeSpan.FromMilliseconds(ms) : Timeout.InfiniteTimeSpan };
+        ResilienceStubs.Apply(handle, a, opts);
         _clients[handle] = new ClientEntry(LlmClient.Create(opts), hostStore);
         return new JsonObject();
     }
 
+    // cancelAfterMs is a CancellationTokenSource cancelling after that long, the port's external
+    // cancel; a stream with an id is StreamAsync's id.
     private async Task<JsonObject> ClientRunAsync(JsonObject a)
     {
         var prompt = (string?)a["prompt"] ?? "";
         var history = Json.Arg<List<object?>>(a, "history");
-        if ((bool?)a["stream"] != true) return await RunReportAsync(a, (c, tk) => c.RunAsync(prompt, tk, history));
+        using var cts = new CancellationTokenSource();
+        if ((long?)a["cancelAfterMs"] is long ms) cts.CancelAfter(TimeSpan.FromMilliseconds(ms));
+        if ((bool?)a["stream"] != true) return await RunReportAsync(a, (c, tk) => c.RunAsync(prompt, tk, history, cts.Token));
         if (history != null) throw AdapterError.Unsupported("adapter: the C# port's StreamAsync takes no history (only a conversation id)");
         var events = new List<JsonNode?>();
-        var report = await RunReportAsync(a, (c, tk) => c.StreamAsync(prompt, tk, ev => { lock (events) events.Add(EventNode(ev)); }));
+        var report = await RunReportAsync(a, (c, tk) => c.StreamAsync(prompt, tk, ev => { lock (events) events.Add(EventNode(ev)); },
+            (string?)a["id"], cts.Token));
         lock (events) report["events"] = new JsonArray(events.ToArray());
         return report;
     }
+
+    // ask(prompt, toolkit, id), or with onText its callback form, the deltas relayed.
+    private async Task<JsonObject> ClientAskAsync(JsonObject a)
+    {
+        if ((bool?)a["onText"] != true) return await RunReportAsync(a, (c, tk) => c.AskAsync((string?)a["prompt"] ?? "", tk, (string?)a["id"]));
+        var deltas = new List<string>();
+        var report = await RunReportAsync(a, (c, tk) => c.AskAsync((string?)a["prompt"] ?? "", tk, (string?)a["id"], d => { lock (deltas) deltas.Add(d); }));
+        lock (deltas) report["deltas"] = Json.Strings(deltas);
+        return report;
+    }
+
+    // The memory area: the port's Conversation (NewConversation), with an empty toolkit when none is named.
+    private readonly Dictionary<string, LlmClient.Conversation> _conversations = new();
+
+    private async Task<JsonObject> ConversationCreateAsync(JsonObject a)
+    {
+        var named = (string?)a["toolkit"];
+        var tk = named == null ? await Toolkit.CreateAsync(new Toolkit.Options { Builtins = false }) : LookupToolkit(named);
+        _conversations[(string)a["handle"]!] = LookupClient(a).Client.NewConversation(tk);
+        return new JsonObject();
+    }
+
+    private async Task<JsonObject> ConversationSendAsync(JsonObject a) =>
+        Report(await LookupConversation(a).SendAsync((string?)a["prompt"] ?? ""));
+
+    private JsonObject ConversationReset(JsonObject a)
+    {
+        LookupConversation(a).Reset();
+        return new JsonObject();
+    }
+
+    private LlmClient.Conversation LookupConversation(JsonObject a) =>
+        _conversations.TryGetValue((string?)a["conversation"] ?? "", out var cv) ? cv
+            : throw AdapterError.Failed($"adapter: unknown conversation handle {(string?)a["conversation"]}");
 
     // Runs with the named toolkit, or an empty one (builtins off) built for the call, as the
     // port's run methods need a Toolkit. Only what the library returned: null stays null.
@@ -104,13 +149,18 @@ public sealed partial class Adapter
         var client = LookupClient(a).Client;
         var named = (string?)a["toolkit"];
         await using var own = named == null ? await Toolkit.CreateAsync(new Toolkit.Options { Builtins = false }) : null;
-        var res = await run(client, own ?? LookupToolkit(named!));
+        return Report(await run(client, own ?? LookupToolkit(named!)));
+    }
+
+    // A RunResult in the protocol's shape; null stays null.
+    private static JsonObject Report(LlmClient.RunResult? res)
+    {
         var calls = res?.ToolCalls?.Select(tc => tc.Name);
         var records = res?.ToolCalls?.Select(tc => (JsonNode?)Result(new JsonObject { ["name"] = tc.Name, ["args"] = Json.ToNode(tc.Args),
             ["output"] = tc.Output, ["isError"] = tc.IsError }, tc.Metadata));
         return new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls),
             ["calls"] = records == null ? null : new JsonArray(records.ToArray()), ["status"] = res?.Status, ["limit"] = res?.Limit,
-            ["toolCallCount"] = res?.ToolCallCount, ["usage"] = res?.Usage == null ? null : new JsonObject {
+            ["toolCallCount"] = res?.ToolCallCount, ["messages"] = Json.ToNode(res?.Messages), ["usage"] = res?.Usage == null ? null : new JsonObject {
                 ["promptTokens"] = res.Usage.PromptTokens, ["completionTokens"] = res.Usage.CompletionTokens, ["totalTokens"] = res.Usage.TotalTokens } };
     }
 

@@ -60,8 +60,11 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	}
 	var res toolnexus.RunResult
 	var events []any
+	deltas := []string{}
 	out := &res
 	switch c := e.client; {
+	case op == "client.ask" && x.OnText: // the text callback: AskStream, the deltas relayed
+		res, err = c.AskStream(ctx, x.Prompt, tk, x.ID, func(d string) { deltas = append(deltas, d) })
 	case op == "client.ask":
 		res, err = c.Ask(ctx, x.Prompt, tk, x.ID)
 	case x.Stream:
@@ -80,6 +83,9 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	report := runReport(out)
 	if x.Stream {
 		report["events"] = events
+	}
+	if x.OnText {
+		report["deltas"] = deltas
 	}
 	return report, nil
 }

@@ -49,7 +49,7 @@ type args struct {
 	// client.create's resilience options; retries is a pointer since 0 and absent differ.
 	Retries                *int
 	RetryBaseMs, TimeoutMs int
-	OnError                bool
+	OnError, OnText        bool
 	Conversation           string
 }
 

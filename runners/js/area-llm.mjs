@@ -85,5 +85,12 @@ export function install(port) {
     })
   }, { timed: true })
 
-  register("client.ask", (args) => withRun(args, (client, toolkit) => client.ask(args.prompt, args.id === undefined ? { toolkit } : { toolkit, id: args.id })))
+  // onText: the port's text callback (on_text); the deltas it received are relayed
+  register("client.ask", async (args) => {
+    const deltas = []
+    const ctx = (toolkit) => ({ toolkit, ...(args.id === undefined ? {} : { id: args.id }), ...(args.onText ? { on_text: (d) => void deltas.push(d) } : {}) })
+    const report = await withRun(args, (client, toolkit) => client.ask(args.prompt, ctx(toolkit)))
+    if (args.onText) report.deltas = deltas
+    return report
+  })
 }

@@ -135,7 +135,12 @@ def event_report(ev: Any) -> dict[str, Any]:
 async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
     client = kit.clients.lookup(args["client"])
     async with run_toolkit(args) as tk:
-        return run_report(await client.ask(args["prompt"], tk, id=args.get("id")))
+        if not args.get("onText"):
+            return run_report(await client.ask(args["prompt"], tk, id=args.get("id")))
+        deltas: list[str] = []  # the port's text callback (on_text), relayed
+        report = run_report(await client.ask(args["prompt"], tk, id=args.get("id"), on_text=deltas.append))
+        report["deltas"] = deltas
+        return report
 
 
 kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},

@@ -2,6 +2,10 @@ package memory
 
 import (
 	"fmt"
+	"maps"
+	"strings"
+
+	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
@@ -12,6 +16,10 @@ func registerMemorySteps(sc *kernel.Steps) {
 	sc.Step(`^the client runs "([^"]*)" in run mode with the messages of run (\d+) as history$`, (*World).runWithHistory)
 	sc.Step(`^the client runs "([^"]*)" in stream mode in conversation "([^"]*)"$`, (*World).streamWithID)
 	sc.Step(`^LLM request (\d+) starts with exactly the messages of run (\d+), then only the user message "([^"]*)"$`, (*World).startsWithRun)
+	sc.Step(`^the client asks "([^"]*)" in conversation "([^"]*)", with a text callback$`, (*World).askOnText)
+	sc.Step(`^the ask's text deltas join to its text$`, (*World).deltasJoin)
+	sc.Step(`^a second client of the same style asks "([^"]*)" in conversation "([^"]*)"$`, (*World).secondClientAsks)
+	sc.Step(`^the fake LLM answers "([^"]*)", then fails with (\d+), then answers "([^"]*)"$`, (*World).textFailText)
 	sc.Step(`^LLM request (\d+) has at most one system message$`, (*World).oneSystem)
 	sc.Step(`^LLM request (\d+) carries exactly the messages (.+), besides a system prompt$`, (*World).carriesExactly)
 	sc.Step(`^a conversation on the client$`, (*World).conversation)
@@ -247,5 +255,69 @@ func (w *World) storeHoldsLast(id string) error {
 	if common.CompactJSON(got) != common.CompactJSON(want) {
 		return fmt.Errorf("the store's transcript under %q is not the last run's messages (-want +got):\n%w", id, kernel.DiffOf(want, got))
 	}
+	return nil
+}
+
+func (w *World) askOnText(prompt, id string) error {
+	return w.ask(w.llm().Client["handle"], prompt, map[string]any{"id": id, "onText": true})
+}
+
+// ask is a client.ask on the given client; a result is kept as every run's is.
+func (w *World) ask(client any, prompt string, extra map[string]any) error {
+	if err := llm.EnsureClient(w.A); err != nil {
+		return err
+	}
+	args := map[string]any{"client": client, "prompt": prompt}
+	if w.TK().Current != "" {
+		args["toolkit"] = w.TK().Current
+	}
+	maps.Copy(args, extra)
+	r, err := w.Call("client.ask", args)
+	if err != nil {
+		return err
+	}
+	if r.OK {
+		w.llm().Results = append(w.llm().Results, r.Result)
+	}
+	return nil
+}
+
+func (w *World) deltasJoin() error {
+	res := w.llm().Results
+	if len(res) == 0 {
+		return fmt.Errorf("harness: no ask returned a result")
+	}
+	last := res[len(res)-1]
+	deltas, ok := last["deltas"].([]any)
+	if !ok || len(deltas) == 0 {
+		return fmt.Errorf("the text callback received no delta: %s", common.ClipString(common.CompactJSON(last["deltas"]), 200))
+	}
+	var joined strings.Builder
+	for _, d := range deltas {
+		s, _ := d.(string)
+		joined.WriteString(s)
+	}
+	if text, _ := last["text"].(string); joined.String() != text {
+		return fmt.Errorf("the text callback's deltas join to %q; the ask's text is %q", joined.String(), text)
+	}
+	return nil
+}
+
+// secondClientAsks makes another client like the scenario's (its own default store) and asks.
+func (w *World) secondClientAsks(prompt, id string) error {
+	if err := llm.EnsureClient(w.A); err != nil {
+		return err
+	}
+	args := maps.Clone(w.llm().Client)
+	h := w.Handle("client")
+	args["handle"] = h
+	if _, err := w.Must("client.create", args); err != nil {
+		return err
+	}
+	return w.ask(h, prompt, map[string]any{"id": id})
+}
+
+func (w *World) textFailText(a string, status int, b string) error {
+	w.llm().Route.Script(llmfake.Reply{Text: a}, llmfake.Reply{Status: status}, llmfake.Reply{Text: b})
 	return nil
 }

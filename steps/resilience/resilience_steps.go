@@ -75,7 +75,12 @@ func (w *World) headersThenText(status int, raw, text string) error {
 		}
 		lines = []string{one}
 	}
-	for _, l := range lines {
+	for i, l := range lines {
+		var err error
+		if lines[i], err = common.CodePoints(l); err != nil { // spaces a table cell would trim: ⟨U+0020⟩
+			return err
+		}
+		l = lines[i]
 		if strings.ContainsAny(l, "\r\n") || !strings.Contains(l, ":") {
 			return fmt.Errorf("harness: %q is not one header line (name: value, no CR or LF)", l)
 		}

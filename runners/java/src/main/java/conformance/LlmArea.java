@@ -14,7 +14,20 @@ final class LlmArea implements Kit.Area {
         kit.op("client.create", this::clientCreate);
         kit.op("client.run", this::clientRun);
         // no id: the three-argument ask with a null id, the port's stateless one-shot
-        kit.op("client.ask", a -> run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"))));
+        kit.op("client.ask", this::clientAsk);
+    }
+
+    /** ask(prompt, toolkit, id), or with onText its Consumer form, the deltas relayed. */
+    private Object clientAsk(Map<String, Object> a) {
+        if (!Boolean.TRUE.equals(a.get("onText"))) return run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id")));
+        List<Object> deltas = Collections.synchronizedList(new ArrayList<>());
+        Consumer<String> onText = deltas::add;
+        Object report = run(a, (c, tk) -> Port.call("LlmClient", c, "ask", a.get("prompt"), tk, a.get("id"), onText));
+        if (report instanceof Map<?, ?> m) {
+            @SuppressWarnings("unchecked") Map<String, Object> out = (Map<String, Object>) m;
+            out.put("deltas", new ArrayList<>(deltas));
+        }
+        return report;
     }
 
     /** LlmClient.create with the options given; the other areas' parts (httpClient, store) after this area's own. */
