@@ -56,18 +56,23 @@ func textKnown(w io.Writer, results []*result.PortResult, verbose bool) {
 	if !verbose {
 		var parts []string
 		for _, r := range results {
-			n := 0
+			listed, advice := 0, 0 // advice: a recommended row no entry lists
 			for i := range r.Scenarios {
-				if knownScenario(r, i) {
-					n++
+				if knownScenario(r, i) && judgedAt(r, i).Entry != nil {
+					listed++
+				} else if knownScenario(r, i) {
+					advice++
 				}
 			}
-			if n > 0 {
-				part := fmt.Sprintf("%s %d", r.Port, n)
+			if listed > 0 {
+				part := fmt.Sprintf("%s %d", r.Port, listed)
 				if f := expectationsFile(r); f != "" {
 					part += " in " + f
 				}
 				parts = append(parts, part)
+			}
+			if advice > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d advice with no entry", r.Port, advice))
 			}
 		}
 		fmt.Fprintf(w, "\n%s, as their expectations list them (%s; --verbose lists them with their evidence)\n",
