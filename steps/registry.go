@@ -6,6 +6,7 @@ package steps
 
 import (
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/builtins"
 	"github.com/muthuishere/toolnexus-conformance/steps/calls"
 	"github.com/muthuishere/toolnexus-conformance/steps/contract"
 	"github.com/muthuishere/toolnexus-conformance/steps/hooks"
@@ -37,6 +38,7 @@ func Library() kernel.Library {
 		stream.Area(),
 		resilience.Area(),
 		memory.Area(),
+		builtins.Area(),
 	}
 }
 

@@ -57,6 +57,11 @@ func cmdMutants(args []string) int {
 		return 2
 	}
 	base.CallTimeout = *callTimeout
+	if base.Jobs <= 0 {
+		// A mutant runs a claim's few scenarios: the suite's default pool, not the reference's
+		// 24 (port.json jobs), whose processes would be started for every mutant.
+		base.Jobs = suite.DefaultJobs()
+	}
 	// A mutant that breaks the ADR needs one failing scenario to be caught, so its scenarios
 	// run once; the clean reference and the correct variants (keeps:) get the retries a
 	// real port gets, so a loaded machine cannot turn them red.

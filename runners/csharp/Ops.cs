@@ -251,7 +251,8 @@ public sealed partial class Adapter
         var handle = (string)a["handle"]!;
         var opts = new Toolkit.Options
         {
-            Builtins = a["builtins"] is JsonValue b && b.GetValueKind() == System.Text.Json.JsonValueKind.True,
+            // as given, a bool or a dictionary (absent: off); builtinsDefault: none at all
+            Builtins = (bool?)a["builtinsDefault"] == true ? null : a["builtins"] is JsonNode b ? Json.FromJson(b) : false,
             McpConfig = a["mcpConfig"] is JsonObject cfg ? ConfigValue(cfg) : null,
             ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e)).ToList(),
         };

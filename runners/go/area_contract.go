@@ -93,10 +93,27 @@ func opSanitize(_ *adapter, x args, _ string) (any, error) {
 	return map[string]any{"value": toolnexus.Sanitize(x.Value)}, nil
 }
 
+// builtins is the port's Builtins option: the JSON as decoded (a bool, or a map[string]any
+// whose tools map is a map[string]any, the form the Go port reads), false when absent, and
+// nil (the library's default) for builtinsDefault.
+func (x args) builtins() any {
+	switch {
+	case x.BuiltinsDefault:
+		return nil
+	case len(x.Builtins) == 0:
+		return false
+	}
+	var v any
+	if err := json.Unmarshal(x.Builtins, &v); err != nil {
+		return false // the runner validated it as a boolean or an object
+	}
+	return v
+}
+
 // opToolkitCreate builds a toolkit with skills and builtins as asked (both off by default),
 // through the context-aware CreateToolkit; host tools call back (host.go).
 func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
-	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.Builtins,
+	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.builtins(),
 		SkillsDir: x.SkillsDir, SkillSampleLimit: x.SkillSampleLimit, SkillsFilter: x.SkillsFilter}
 	for _, et := range x.ExtraTools {
 		t, err := a.extraTool(x.Handle, et)

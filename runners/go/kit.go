@@ -34,7 +34,9 @@ type args struct {
 		Inline map[string]any
 	}
 	ExtraTools []extraTool
-	Builtins   bool // toolkit.create: the built-in tools (absent: off)
+	// toolkit.create: the builtins option as given (absent: off); builtinsDefault: none at all.
+	Builtins        json.RawMessage
+	BuiltinsDefault bool
 	// toolkit.create's skill source (absent: off); skills.list's roots.
 	SkillsDir        []string
 	SkillSampleLimit int

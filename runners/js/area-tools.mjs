@@ -45,7 +45,8 @@ export function install(port) {
 
   // Timed: an mcpConfig is loaded under the caller's signal, as mcp.load is.
   register("toolkit.create", async (args, timing) => {
-    const opts = { builtins: args.builtins === true }
+    // builtins as given (absent: off; builtinsDefault: no option at all, the library's default)
+    const opts = args.builtinsDefault ? {} : { builtins: args.builtins ?? false }
     // Skills only when asked (skillsDir; off without it).
     for (const k of ["skillsDir", "skillSampleLimit", "skillsFilter"]) if (args[k] !== undefined) opts[k] = args[k]
     if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)

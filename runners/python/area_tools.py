@@ -93,8 +93,9 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
     handle = args["handle"]
     if handle in kit.toolkits:  # the runner names every object once
         raise AdapterError("failed", f"adapter: toolkit handle {handle!r} is in use")
-    # skills only when asked (skills_dir; off without it); builtins only when asked
-    kw: dict[str, Any] = {"builtins": args.get("builtins") is True}
+    # skills only when asked (skills_dir; off without it); builtins as given (absent: off;
+    # builtinsDefault: no option at all, the library's default)
+    kw: dict[str, Any] = {} if args.get("builtinsDefault") else {"builtins": args.get("builtins", False)}
     for key, name in (("skillsDir", "skills_dir"), ("skillSampleLimit", "skill_sample_limit"),
                       ("skillsFilter", "skills_filter")):
         if key in args:

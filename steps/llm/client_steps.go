@@ -206,36 +206,30 @@ func (w *World) runs(prompt, mode string) error { return w.runWith(prompt, mode,
 
 // runWith is a client.run with the options other areas add (cancelAfterMs, id).
 func (w *World) runWith(prompt, mode string, extra map[string]any) error {
-	if err := w.ensureClient(); err != nil {
-		return err
-	}
-	args := map[string]any{"client": w.llm().Client["handle"], "prompt": prompt, "stream": mode == "stream"}
-	if w.TK().Current != "" {
-		args["toolkit"] = w.TK().Current
-	}
-	maps.Copy(args, extra)
-	r, err := w.Call("client.run", args)
-	if err != nil {
-		return err
-	}
-	if r.OK {
-		w.llm().Results = append(w.llm().Results, r.Result)
-	}
-	return nil
+	return w.call("client.run", w.llm().Client["handle"], prompt, map[string]any{"stream": mode == "stream"}, extra)
 }
 
 func (w *World) asks(prompt, id string) error {
+	if id == "" {
+		return w.call("client.ask", w.llm().Client["handle"], prompt, nil)
+	}
+	return w.call("client.ask", w.llm().Client["handle"], prompt, map[string]any{"id": id})
+}
+
+// call is a client.run or client.ask on client with the scenario's toolkit and the options
+// given; a result is kept as every run's is.
+func (w *World) call(op string, client any, prompt string, opts ...map[string]any) error {
 	if err := w.ensureClient(); err != nil {
 		return err
 	}
-	args := map[string]any{"client": w.llm().Client["handle"], "prompt": prompt}
-	if id != "" {
-		args["id"] = id
-	}
+	args := map[string]any{"client": client, "prompt": prompt}
 	if w.TK().Current != "" {
 		args["toolkit"] = w.TK().Current
 	}
-	r, err := w.Call("client.ask", args)
+	for _, o := range opts {
+		maps.Copy(args, o)
+	}
+	r, err := w.Call(op, args)
 	if err != nil {
 		return err
 	}

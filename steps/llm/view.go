@@ -57,6 +57,12 @@ func RunWith(a *kernel.Attempt, prompt, mode string, extra map[string]any) error
 	return kernel.Get[World](a).runWith(prompt, mode, extra)
 }
 
+// AskWith is client.ask on the given client (the scenario's, or another it made) with the
+// options given; a result is kept as every run's is.
+func AskWith(a *kernel.Attempt, client any, prompt string, opts map[string]any) error {
+	return kernel.Get[World](a).call("client.ask", client, prompt, opts)
+}
+
 // SetClient sets one client.create option for the scenario's client before it is created.
 func SetClient(a *kernel.Attempt, key string, v any) error {
 	return kernel.Get[World](a).SetClient(key, v)

@@ -259,27 +259,7 @@ func (w *World) storeHoldsLast(id string) error {
 }
 
 func (w *World) askOnText(prompt, id string) error {
-	return w.ask(w.llm().Client["handle"], prompt, map[string]any{"id": id, "onText": true})
-}
-
-// ask is a client.ask on the given client; a result is kept as every run's is.
-func (w *World) ask(client any, prompt string, extra map[string]any) error {
-	if err := llm.EnsureClient(w.A); err != nil {
-		return err
-	}
-	args := map[string]any{"client": client, "prompt": prompt}
-	if w.TK().Current != "" {
-		args["toolkit"] = w.TK().Current
-	}
-	maps.Copy(args, extra)
-	r, err := w.Call("client.ask", args)
-	if err != nil {
-		return err
-	}
-	if r.OK {
-		w.llm().Results = append(w.llm().Results, r.Result)
-	}
-	return nil
+	return llm.AskWith(w.A, w.llm().Client["handle"], prompt, map[string]any{"id": id, "onText": true})
 }
 
 func (w *World) deltasJoin() error {
@@ -314,7 +294,7 @@ func (w *World) secondClientAsks(prompt, id string) error {
 	if _, err := w.Must("client.create", args); err != nil {
 		return err
 	}
-	return w.ask(h, prompt, map[string]any{"id": id})
+	return llm.AskWith(w.A, h, prompt, map[string]any{"id": id})
 }
 
 func (w *World) textFailText(a string, status int, b string) error {

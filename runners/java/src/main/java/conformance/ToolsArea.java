@@ -49,7 +49,9 @@ final class ToolsArea implements Kit.Area {
             kit.applyToolkitParts(a, opts);
             if (extra != null) Port.set(opts, "extraTools", new ArrayList<>(extra.stream().map(t -> extraTool(handle, (Map<?, ?>) t)).toList()));
             if (KitLimits.limited(a)) Port.set(opts, "cancelSignal", KitLimits.cancelSignal(a));
-            if (Boolean.TRUE.equals(a.get("builtins"))) Port.set(opts, "builtins", Boolean.TRUE);
+            // builtins as given, a Map or a Boolean (absent: off, newToolkit's); builtinsDefault: none at all
+            if (a.containsKey("builtins")) Port.set(opts, "builtins", a.get("builtins"));
+            if (Boolean.TRUE.equals(a.get("builtinsDefault"))) Port.set(opts, "builtins", null);
         });
         if (tk == null) return Json.obj("tools", null, "status", null); // no handle kept
         Object old = kit.toolkits.put(handle, tk);
