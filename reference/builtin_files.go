@@ -154,9 +154,9 @@ func runEdit(args map[string]any, _ *ToolContext) ToolResult {
 	if err := os.WriteFile(path, []byte(text), info.Mode().Perm()); err != nil {
 		return failf("edit: %v", err)
 	}
-	word := "occurrences"
+	word := "replacements" // the readings' text (SPEC.md §10)
 	if n == 1 {
-		word = "occurrence"
+		word = "replacement"
 	}
-	return ToolResult{Output: fmt.Sprintf("Replaced %d %s in %s", n, word, path), Metadata: map[string]any{"replacements": n}}
+	return ToolResult{Output: fmt.Sprintf("Edited %s (%d %s)", path, n, word), Metadata: map[string]any{"replacements": n}}
 }

@@ -113,12 +113,12 @@ func TestEditTool(t *testing.T) {
 		output  string
 		after   string
 	}{
-		{"single occurrence", "a foo b", map[string]any{"oldString": "foo", "newString": "bar"}, false, "Replaced 1 occurrence in " + f, "a bar b"},
+		{"single occurrence", "a foo b", map[string]any{"oldString": "foo", "newString": "bar"}, false, "Edited " + f + " (1 replacement)", "a bar b"},
 		{"not found", "a foo b", map[string]any{"oldString": "zzz", "newString": "bar"}, true, "edit: oldString was not found in " + f, "a foo b"},
 		{"not unique", "foo foo", map[string]any{"oldString": "foo", "newString": "bar"}, true, "edit: oldString occurs 2 times in " + f + "; make it unique or set replaceAll", "foo foo"},
-		{"replaceAll", "foo foo foo", map[string]any{"oldString": "foo", "newString": "x", "replaceAll": true}, false, "Replaced 3 occurrences in " + f, "x x x"},
-		{"replaceAll false on a unique string", "foo", map[string]any{"oldString": "foo", "newString": "", "replaceAll": false}, false, "Replaced 1 occurrence in " + f, ""},
-		{"multi-line exact text", "l1\nl2\nl3\n", map[string]any{"oldString": "l2\nl3", "newString": "L"}, false, "Replaced 1 occurrence in " + f, "l1\nL\n"},
+		{"replaceAll", "foo foo foo", map[string]any{"oldString": "foo", "newString": "x", "replaceAll": true}, false, "Edited " + f + " (3 replacements)", "x x x"},
+		{"replaceAll false on a unique string", "foo", map[string]any{"oldString": "foo", "newString": "", "replaceAll": false}, false, "Edited " + f + " (1 replacement)", ""},
+		{"multi-line exact text", "l1\nl2\nl3\n", map[string]any{"oldString": "l2\nl3", "newString": "L"}, false, "Edited " + f + " (1 replacement)", "l1\nL\n"},
 		{"empty oldString", "abc", map[string]any{"oldString": "", "newString": "x"}, true, `edit: "oldString" is empty`, "abc"},
 		{"newString is required", "abc", map[string]any{"oldString": "a"}, true, `edit: "newString" is required`, "abc"},
 		{"replaceAll must be a boolean", "abc", map[string]any{"oldString": "a", "newString": "b", "replaceAll": "yes"}, true, `edit: "replaceAll" must be a boolean, got a string`, "abc"},

@@ -13,7 +13,10 @@ type World struct{ contract.World }
 
 // Area is the built-in tools, C13 (README.md beside this file).
 func Area() kernel.Area {
-	return kernel.Area{Name: "builtins", Protocol: protocol, Register: registerBuiltinsSteps}
+	return kernel.Area{Name: "builtins", Protocol: protocol, Register: func(t *kernel.Steps) {
+		registerBuiltinsSteps(t)
+		registerRunSteps(t)
+	}}
 }
 
 // protocol is the area's protocol fragment.

@@ -1,0 +1,93 @@
+@contract
+Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and todowrite
+  Upstream SPEC §4A's behaviour column, run through tool.execute in the scenario's own sandbox (a
+  folder in its temp dir, removed with it: never the clone, never $HOME), given as an absolute
+  path. What a port prints is judged where the SPEC says it (an exit code, a byte count) and
+  pinned as recommended where it only describes it (SPEC.md §10).
+
+  Background:
+    Given the built-in tools are left to the library's default
+    And the toolkit is built
+
+  @id:c13-bash-exit-code @required @src:spec-c13-bash
+  @C13.10
+  Scenario: a command that exits 3 is an error whose output has its stdout, its stderr and the code
+    When the built-in tool "bash" is run with {"command": "echo out; echo err 1>&2; exit 3", "workdir": "{{tmp}}"}
+    Then the built-in tool's result is an error whose output contains "out", "err" and "3"
+
+  @id:c13-bash-ok @required @src:spec-c13-bash
+  @C13.10
+  Scenario: a command that succeeds is no error, its output the combined output, run in the workdir
+    When the built-in tool "bash" is run with {"command": "printf 'é☃'; pwd >/dev/null; printf x > made.txt", "workdir": "{{tmp}}"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "é☃"
+    And the sandbox file "made.txt" holds exactly "x"
+
+  @id:c13-bash-timeout @required @src:spec-c13-bash
+  @C13.10
+  Scenario: timeout 200 on a command that would take 5 s kills it: an error, within 1.5 s, the child gone
+    When the built-in tool "bash" is run with {"command": "echo $$ > {{tmp}}/pid; exec sleep 5", "timeout": 200}
+    Then the built-in tool's result is an error
+    And the built-in tool returned within 1500 ms
+    And the process whose id the sandbox file "pid" holds is gone
+
+  @id:c13-bash-timeout-grandchild @recommended @src:rec-c13-bash-tree
+  @C13.10
+  Scenario: timeout 200 also ends what the command started: the call returns within 1.5 s and the grandchild is gone
+    When the built-in tool "bash" is run with {"command": "sleep 5 & echo $! > {{tmp}}/gpid; wait", "timeout": 200}
+    Then the built-in tool's result is an error
+    And the built-in tool returned within 1500 ms
+    And the process whose id the sandbox file "gpid" holds is gone
+
+  @id:c13-write-read-edit @required @src:spec-c13-files
+  @C13.11
+  Scenario: write makes the parent dirs and the file; read gives a line window; edit replaces one occurrence, or all
+    When the built-in tool "write" is run with {"path": "{{tmp}}/d/e/f.txt", "content": "l1\nl2\nl3\nl4\n"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output, the sandbox path left out, has the number 12
+    And the sandbox file "d/e/f.txt" holds exactly "l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩"
+    When the built-in tool "read" is run with {"path": "{{tmp}}/d/e/f.txt", "offset": 2, "limit": 2}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is "l2⟨U+000A⟩l3", give or take one trailing newline
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/d/e/f.txt", "oldString": "l", "newString": "L"}
+    Then the built-in tool's result is an error
+    And the sandbox file "d/e/f.txt" holds exactly "l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩"
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/d/e/f.txt", "oldString": "l2", "newString": "[$&] ☃"}
+    Then the built-in tool's result is not an error
+    And the sandbox file "d/e/f.txt" holds exactly "l1⟨U+000A⟩[$&] ☃⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩"
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/d/e/f.txt", "oldString": "l", "newString": "$1", "replaceAll": true}
+    Then the built-in tool's result is not an error
+    And the sandbox file "d/e/f.txt" holds exactly "$11⟨U+000A⟩[$&] ☃⟨U+000A⟩$13⟨U+000A⟩$14⟨U+000A⟩"
+
+  @id:c13-write-bytes @required @src:spec-c13-files
+  @C13.11
+  Scenario: write reports the count of bytes, not of characters
+    When the built-in tool "write" is run with {"path": "{{tmp}}/h.txt", "content": "héllo ☃"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output, the sandbox path left out, has the number 10
+    And the sandbox file "h.txt" holds exactly "héllo ☃"
+
+  @id:c13-read-missing @required @src:spec-c13-files
+  @C13.11
+  Scenario: read of a file that is not there is an error
+    When the built-in tool "read" is run with {"path": "{{tmp}}/nope.txt"}
+    Then the built-in tool's result is an error
+
+  @id:c13-file-texts @recommended @src:rec-c13-texts
+  @C13.11
+  Scenario: what write, read and edit print: the byte count, the window, the replacements
+    When the built-in tool "write" is run with {"path": "{{tmp}}/d/f.txt", "content": "l1\nl2\nl3\nl4\n"}
+    Then the built-in tool's output is exactly "Wrote 12 bytes to {{tmp}}/d/f.txt"
+    When the built-in tool "read" is run with {"path": "{{tmp}}/d/f.txt", "offset": 2, "limit": 2}
+    Then the built-in tool's output is exactly "l2⟨U+000A⟩l3"
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/d/f.txt", "oldString": "l2", "newString": "x"}
+    Then the built-in tool's output is exactly "Edited {{tmp}}/d/f.txt (1 replacement)"
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/d/f.txt", "oldString": "l", "newString": "L", "replaceAll": true}
+    Then the built-in tool's output is exactly "Edited {{tmp}}/d/f.txt (3 replacements)"
+
+  @id:c13-todowrite @recommended @src:rec-c13-todowrite
+  @C13.17
+  Scenario: todowrite renders the list it is given, one line a todo, done ones checked
+    When the built-in tool "todowrite" is run with {"todos": [{"id": "1", "text": "a ☃", "completed": false}, {"id": "2", "text": "b", "completed": true}]}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "[ ] a ☃⟨U+000A⟩[x] b"
