@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
@@ -106,42 +108,37 @@ func cmdMutants(args []string) int {
 	survivors, broken, falseRed := 0, 0, 0
 	caught := map[string]bool{} // scenario names some mutant made fail
 	fmt.Printf("\n%-36s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
-	for _, m := range ms {
-		dir := filepath.Join(c.cache, "mutants", m.Name, "golang")
-		if err := m.Apply(filepath.Join(c.root, "reference"), dir); err != nil {
-			fmt.Printf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
-			broken++
-			continue
-		}
-		r, err := run([]string{"TOOLNEXUS_GO=" + dir}, !m.Benign, mutantTags(m, *tags, known))
-		switch {
-		case err != nil:
-			fmt.Printf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err)
-			broken++
-		case !r.Present:
-			fmt.Printf("%-36s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason)
-			broken++
-		case m.Benign:
-			// A correct variant: any failure is the suite's false red, not a catch.
-			if fails := failed(r); len(fails) > 0 || r.Red() {
-				falseRed++
-				fmt.Printf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s [%s]\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary())
-				continue
+	// Mutants are judged side by side, one per core: a mutant's build is CPU while another's
+	// scenarios mostly wait on the fakes' clocks. Lines are printed in the mutants' order.
+	verdicts := make([]mutantVerdict, len(ms))
+	ready := make([]bool, len(ms))
+	var mu sync.Mutex
+	printed := 0
+	sem := make(chan struct{}, max(1, runtime.NumCPU()))
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			v := judgeMutant(m, c.cache, c.root, run, *tags, known)
+			mu.Lock()
+			defer mu.Unlock()
+			verdicts[i], ready[i] = v, true
+			for printed < len(ms) && ready[printed] {
+				fmt.Print(verdicts[printed].line)
+				printed++
 			}
-			fmt.Printf("%-36s %-4s %-8s every scenario passes (%d judged as written after a void quick attempt)\n", m.Name, m.Gap, "held", retried(r))
-		default:
-			ids, n := caughtBy(r)
-			for _, o := range r.Scenarios {
-				if o.Status == result.StatusFail {
-					caught[o.Scenario] = true
-				}
-			}
-			if n == 0 {
-				survivors++
-				fmt.Printf("%-36s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks)
-				continue
-			}
-			fmt.Printf("%-36s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+		}()
+	}
+	wg.Wait()
+	for _, v := range verdicts {
+		survivors += v.survived
+		broken += v.broken
+		falseRed += v.falseRed
+		for _, sc := range v.failed {
+			caught[sc] = true
 		}
 	}
 	kills := 0 // the mutants proper: benign variants are not there to be caught
@@ -295,4 +292,46 @@ func unsupportedOf(r *result.PortResult) []string {
 		}
 	}
 	return out
+}
+
+// mutantVerdict is one mutant's line and what it adds to the tallies.
+type mutantVerdict struct {
+	line                       string
+	survived, broken, falseRed int
+	failed                     []string // scenarios it made fail
+}
+
+// judgeMutant builds one mutant of the reference and runs its claims' scenarios (all of them
+// for a correct variant): a correct variant must pass, a mutant must make one fail.
+func judgeMutant(m mutant.Mutant, cache, root string, run func([]string, bool, string) (*result.PortResult, error), tags string, known map[string]bool) mutantVerdict {
+	dir := filepath.Join(cache, "mutants", m.Name, "golang")
+	if err := m.Apply(filepath.Join(root, "reference"), dir); err != nil {
+		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err), broken: 1}
+	}
+	r, err := run([]string{"TOOLNEXUS_GO=" + dir}, !m.Benign, mutantTags(m, tags, known))
+	switch {
+	case err != nil:
+		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err), broken: 1}
+	case !r.Present:
+		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason), broken: 1}
+	case m.Benign:
+		// A correct variant: any failure is the suite's false red, not a catch.
+		if fails := failed(r); len(fails) > 0 || r.Red() {
+			return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s [%s]\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary()), falseRed: 1}
+		}
+		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s every scenario passes (%d judged as written after a void quick attempt)\n", m.Name, m.Gap, "held", retried(r))}
+	}
+	v := mutantVerdict{}
+	for _, o := range r.Scenarios {
+		if o.Status == result.StatusFail {
+			v.failed = append(v.failed, o.Scenario)
+		}
+	}
+	ids, n := caughtBy(r)
+	if n == 0 {
+		v.line, v.survived = fmt.Sprintf("%-36s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks), 1
+		return v
+	}
+	v.line = fmt.Sprintf("%-36s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+	return v
 }
