@@ -3,14 +3,17 @@ package builtins
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/muthuishere/toolnexus-conformance/fakes/endpoint"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
@@ -28,6 +31,9 @@ func registerRunSteps(sc *kernel.Steps) {
 	sc.Step(`^the built-in tool's output, the sandbox path left out, has the number (\d+)$`, (*World).outputHasNumber)
 	sc.Step(`^the built-in tool's output is "([^"]*)", give or take one trailing newline$`, (*World).outputLoosely)
 	sc.Step(`^the built-in tool returned within (\d+) ms$`, (*World).returnedWithin)
+	sc.Step(`^the built-in tool's output lines, the sandbox path and "\./" left out, are, in any order, (.+)$`, (*World).linesAnyOrder)
+	sc.Step(`^the built-in tool's output has no "<"$`, (*World).noTag)
+	sc.Step(`^the endpoint answers "([^"]*)" with the HTML page "([^"]*)"$`, (*World).htmlPage)
 	sc.Step(`^the sandbox file "([^"]*)" holds exactly "([^"]*)"$`, (*World).fileHolds)
 	sc.Step(`^the process whose id the sandbox file "([^"]*)" holds is gone$`, (*World).processGone)
 }
@@ -78,6 +84,9 @@ func (w *World) sandboxFile(rel, content string) error {
 func (w *World) runBuiltin(name, raw string) error {
 	args, err := w.expand(raw, true)
 	if err != nil {
+		return err
+	}
+	if args, err = w.EndpointURL(args); err != nil {
 		return err
 	}
 	if !json.Valid([]byte(args)) {
@@ -234,4 +243,42 @@ func (w *World) processGone(rel string) error {
 		return fmt.Errorf("process %d (the command's) was still running 1 s after the tool returned", pid)
 	}
 	return nil
+}
+
+// linesAnyOrder: the output's lines, each with the sandbox path (and a leading "./") taken
+// off its front, are exactly these, in any order: what a path names, not how it is spelled.
+func (w *World) linesAnyOrder(list string) error {
+	r, err := w.res()
+	if err != nil {
+		return err
+	}
+	out, _ := r["output"].(string)
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		l = strings.TrimPrefix(l, w.st().sandbox+"/")
+		got = append(got, strings.TrimPrefix(l, "./"))
+	}
+	want := common.QuotedList(list)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("the built-in tool's output lines are %q; want, in any order, %q (output %q)", got, want, common.ClipString(out, 400))
+	}
+	return nil
+}
+
+func (w *World) noTag() error {
+	r, err := w.res()
+	if err != nil {
+		return err
+	}
+	if out, _ := r["output"].(string); strings.Contains(out, "<") {
+		return fmt.Errorf("the built-in tool's output still has a tag: %q", common.ClipString(out, 400))
+	}
+	return nil
+}
+
+// htmlPage serves body as a web page is served: 200, Content-Type text/html.
+func (w *World) htmlPage(path, body string) error {
+	return w.EndpointAnswers(path, endpoint.Answer{Body: body, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}})
 }

@@ -32,11 +32,17 @@ func registerContractHTTPSteps(sc *kernel.Steps) {
 }
 
 func (w *World) endpointAnswers(path string, status int, body string) error {
+	return w.EndpointAnswers(path, endpoint.Answer{Status: status, Body: body})
+}
+
+// EndpointAnswers scripts the scenario's HTTP endpoint fake (the areas built on this one use
+// it too: the built-in webfetch).
+func (w *World) EndpointAnswers(path string, a endpoint.Answer) error {
 	r, err := w.endpoint()
 	if err != nil {
 		return err
 	}
-	r.Handle(path, endpoint.Answer{Status: status, Body: body})
+	r.Handle(path, a)
 	return nil
 }
 

@@ -146,6 +146,9 @@ func (w *World) fakeCallCount(server string, n int) error {
 	return nil
 }
 
+// EndpointURL is endpointURL for the areas built on this one (the built-in webfetch).
+func (w *World) EndpointURL(url string) (string, error) { return w.endpointURL(url) }
+
 // endpointURL fills {{endpoint}} with this scenario's base URL on the HTTP endpoint fake.
 func (w *World) endpointURL(url string) (string, error) {
 	if strings.Contains(url, "{{closed}}") {

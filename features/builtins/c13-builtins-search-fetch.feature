@@ -1,0 +1,52 @@
+@contract
+Feature: Contract C13 - the built-in tools at work: glob, grep and webfetch
+  Upstream SPEC §4A: glob lists the files matching a pattern under a path as newline-joined
+  relative paths; grep gives file:line:text lines for a regex, filtered by an include glob;
+  webfetch GETs a URL (here the runner's HTTP endpoint fake) and gives its body as text or
+  html, a non-2xx status as an error naming it.
+
+  Background:
+    Given the built-in tools are left to the library's default
+    And the toolkit is built
+    And the sandbox has the file "a.txt" holding "a⟨U+000A⟩b⟨U+000A⟩"
+    And the sandbox has the file "sub/b.txt" holding "c⟨U+000A⟩zz⟨U+000A⟩"
+    And the sandbox has the file "sub/deep/c.md" holding "a⟨U+000A⟩"
+    And the sandbox has the file "z é.txt" holding "x⟨U+000A⟩"
+
+  @id:c13-glob-relative @required @src:spec-c13-search
+  @C13.12
+  Scenario: glob **/*.txt under the sandbox lists exactly the .txt files, as paths relative to it
+    When the built-in tool "glob" is run with {"pattern": "**/*.txt", "path": "{{tmp}}"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output lines, the sandbox path and "./" left out, are, in any order, "a.txt", "sub/b.txt", "z é.txt"
+
+  @id:c13-glob-sorted @recommended @src:rec-c13-glob-order
+  @C13.12
+  Scenario: glob's paths are relative and sorted by code point
+    When the built-in tool "glob" is run with {"pattern": "**/*.txt", "path": "{{tmp}}"}
+    Then the built-in tool's output is exactly "a.txt⟨U+000A⟩sub/b.txt⟨U+000A⟩z é.txt"
+
+  @id:c13-grep-lines @required @src:spec-c13-search
+  @C13.12
+  Scenario: grep ^[a-c]$ with include *.txt gives each matching line as file:line:text, and nothing from the .md file
+    When the built-in tool "grep" is run with {"pattern": "^[a-c]$", "path": "{{tmp}}", "include": "*.txt"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output lines, the sandbox path and "./" left out, are, in any order, "a.txt:1:a", "a.txt:2:b", "sub/b.txt:1:c"
+
+  @id:c13-webfetch-404 @required @src:spec-c13-webfetch
+  @C13.13
+  Scenario: a 404 is an error naming HTTP 404
+    Given the endpoint answers "/gone" with status 404 and the body "no such page"
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/gone"}
+    Then the built-in tool's result is an error whose output contains "HTTP 404"
+
+  @id:c13-webfetch-html @required @src:spec-c13-webfetch
+  @C13.13
+  Scenario: format html gives the page verbatim; format text gives it with no tag left
+    Given the endpoint answers "/page" with the HTML page "<html><body><h1>Zürich</h1><p>a &amp; b</p></body></html>"
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/page", "format": "html"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<html><body><h1>Zürich</h1><p>a &amp; b</p></body></html>"
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/page", "format": "text"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output has no "<"
