@@ -64,8 +64,8 @@ const (
 	StructAllRaw = `{"s":"q\"b\\s\/e\b\f\n\r\t c\u0001\u001f d\u007f l\u2028p\u2029 \u00e9\ud83d\ude80 ü","e":[],"o":{},"n":null,"t":true,"f":false,"a":[[],{},null,[{"k":[null]}]],"ü":"key non-ASCII","":"empty key"}`
 	// NumEdgesRaw (r_num_edges): negative zero, exponents both ways past JavaScript's
 	// switch-over points (1e21, 1e-7), the extremes of a double, a sum that is not exact.
-	NumEdgesRaw = `{"z":-0,"p":0.1,"big":1e21,"bigger":1.5E+300,"small":1E-7,"smaller":123e-20,"tiny":5e-324,"max":1.7976931348623157e308,"int":-42,"exp":2e0,"frac":0.30000000000000004,"under":0.000001,"over":100000000000000000000,"neg":-1.25e-10}`
-	BadOutSchema   = `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	NumEdgesRaw  = `{"z":-0,"p":0.1,"big":1e21,"bigger":1.5E+300,"small":1E-7,"smaller":123e-20,"tiny":5e-324,"max":1.7976931348623157e308,"int":-42,"exp":2e0,"frac":0.30000000000000004,"under":0.000001,"over":100000000000000000000,"neg":-1.25e-10}`
+	BadOutSchema = `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
 )
 
 // RPCErrorMessage is the message of the JSON-RPC error r_rpcerr answers with (code -32603).
