@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -46,11 +47,14 @@ func runQuestion(args map[string]any, tc *ToolContext) ToolResult {
 		if data == nil {
 			data = map[string]any{}
 		}
-		out, err := json.Marshal(data)
-		if err != nil {
+		// Compact, as JSON.stringify writes it (SPEC.md §10): no HTML escaping.
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(data); err != nil {
 			return failf("question: the answer is not JSON: %v", err)
 		}
-		return ToolResult{Output: string(out)}
+		return ToolResult{Output: strings.TrimSuffix(out.String(), "\n")}
 	}
 	return Pending(Request{Kind: "question", Prompt: prompt, Data: map[string]any{"questions": questions}})
 }

@@ -57,6 +57,10 @@ type ClientOptions struct {
 	// OnError decides, for each failed LLM attempt, whether to retry it (within Retries) or
 	// fail now; nil retries exactly the retryable ones. Aborts (timeout, cancel) never reach it.
 	OnError func(ErrorInfo) Tier
+	// WaitFor resolves a suspended tool's Request (§10): on an Ok answer the tool runs once
+	// more with the answer in its context. Nil means a suspension halts the run with
+	// Status "pending" instead of waiting.
+	WaitFor func(Request) (Answer, error)
 }
 
 // Tier is OnError's answer for one failed attempt.
@@ -160,15 +164,19 @@ type RunResult struct {
 	Turns         int        `json:"turns"`         // model calls made
 	Usage         Usage      `json:"usage"`
 	Model         string     `json:"model"`
-	// Status is "done", or "incomplete" when MaxTurns ran out with tool calls pending.
+	// Status is "done"; "incomplete" when MaxTurns ran out with tool calls pending; "pending"
+	// when a tool suspended and no WaitFor was set (§10).
 	Status string `json:"status"`
 	// Limit names the limit behind an "incomplete" status ("maxTurns").
 	Limit string `json:"limit,omitempty"`
+	// Pending is the suspension the run halted on; set iff Status is "pending".
+	Pending *Request `json:"pending,omitempty"`
 }
 
-// StreamEvent is one event of a streamed run: text, tool_call, tool_result, usage, done or error.
+// StreamEvent is one event of a streamed run: text, tool_call, tool_result, pending, usage,
+// done or error.
 type StreamEvent struct {
-	Type    string         // text | tool_call | tool_result | usage | done | error
+	Type    string         // text | tool_call | tool_result | pending | usage | done | error
 	Delta   string         // text: the new fragment
 	Name    string         // tool_call, tool_result: the tool
 	ID      string         // tool_call, tool_result: the call id
@@ -178,6 +186,7 @@ type StreamEvent struct {
 	Usage   *Usage         // usage, done: the run's usage so far
 	Result  *RunResult     // done: the final result
 	Err     error          // error: why the run ended
+	Request *Request       // pending: what the suspended tool asks for, sent before WaitFor runs
 }
 
 // Client runs the tool-calling loop against one LLM endpoint.
@@ -394,6 +403,11 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 		outs := make([]ToolResult, len(rep.calls))
 		for i, tc := range rep.calls {
 			args, out, err := c.callTool(ctx, tk, tc, turn)
+			var halted *Request
+			if req := PendingOf(out); err == nil && req != nil {
+				emit(StreamEvent{Type: "pending", ID: tc.id, Name: tc.name, Request: req})
+				out, halted, err = c.resolvePending(ctx, tk, tc, args, *req, turn)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return RunResult{}, ctx.Err()
@@ -403,6 +417,14 @@ func (c *Client) loop(ctx context.Context, prompt string, tk *Toolkit, history [
 			outs[i] = out
 			res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.name, Args: args, Output: out.Output, IsError: out.IsError, Metadata: out.Metadata})
 			emit(StreamEvent{Type: "tool_result", ID: tc.id, Name: tc.name, Output: out.Output, IsError: out.IsError})
+			if halted != nil {
+				// §10: halt on the first suspension in call order; the calls after it are
+				// not run, so they suspend again (or run) when the host resumes.
+				res.Messages = append(messages, w.results(rep.calls[:i+1], outs[:i+1])...)
+				res.ToolCallCount = len(res.ToolCalls)
+				res.Status, res.Pending = "pending", halted
+				return res, nil
+			}
 		}
 		messages = append(messages, w.results(rep.calls, outs)...)
 	}
@@ -444,15 +466,26 @@ func (c *Client) callTool(ctx context.Context, tk *Toolkit, tc call, turn int) (
 			args = ov.Args
 		}
 	}
-	out, err := tk.Execute(ctx, tc.name, args)
-	if err != nil || h == nil || h.AfterTool == nil {
+	out, err := tk.execute(ctx, tc.name, args, nil)
+	if err != nil {
 		return args, out, err
+	}
+	out, err = c.afterTool(ctx, tc, args, out, turn)
+	return args, out, err
+}
+
+// afterTool applies the hook to a real result; a suspension is no result yet, so the hook
+// sees only what it resolves to (§10).
+func (c *Client) afterTool(ctx context.Context, tc call, args map[string]any, out ToolResult, turn int) (ToolResult, error) {
+	h := c.opts.Hooks
+	if h == nil || h.AfterTool == nil || PendingOf(out) != nil {
+		return out, nil
 	}
 	ov, err := h.AfterTool(ctx, AfterToolEvent{Name: tc.name, Args: args, Result: out, ID: tc.id, Turn: turn})
 	if err == nil && ov != nil && ov.Result != nil {
 		out = *ov.Result
 	}
-	return args, out, err
+	return out, err
 }
 
 // beforeLLM applies the hook; what it replaces stays replaced for later turns.

@@ -117,6 +117,11 @@ func (tk *Toolkit) Get(name string) (Tool, bool) {
 // argument-free calls are the usual case and MCP wants an object (C1.5). A Go error the
 // tool itself returns is passed on unchanged, as the published port does.
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
+	return tk.execute(ctx, name, args, nil)
+}
+
+// execute runs a tool; answer is set on the run after a suspension was resolved (§10).
+func (tk *Toolkit) execute(ctx context.Context, name string, args map[string]any, answer *Answer) (ToolResult, error) {
 	t, ok := tk.Get(name)
 	if !ok {
 		return ToolResult{Output: "Unknown tool: " + name, IsError: true}, nil
@@ -127,7 +132,7 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	return t.Execute(args, &ToolContext{Ctx: ctx})
+	return t.Execute(args, &ToolContext{Ctx: ctx, Answer: answer})
 }
 
 // ToOpenAI renders the tools in the OpenAI function-calling shape.

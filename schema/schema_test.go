@@ -111,7 +111,7 @@ func TestComposedFromFragments(t *testing.T) {
 			t.Errorf("op %s is missing from %v", op, p.Ops())
 		}
 	}
-	if want := []string{"contract.tool", "hooks.afterLLM", "hooks.afterTool", "hooks.beforeTool", "llm.beforeLLM", "llm.bodyTransform", "resilience.onError", "transport.http"}; !slices.Equal(p.Slots(), want) {
+	if want := []string{"contract.tool", "hooks.afterLLM", "hooks.afterTool", "hooks.beforeTool", "llm.beforeLLM", "llm.bodyTransform", "resilience.onError", "suspension.tool", "suspension.waitFor", "transport.http"}; !slices.Equal(p.Slots(), want) {
 		t.Errorf("slots %v, want %v", p.Slots(), want)
 	}
 	// transport's option on llm's op, mcp's on contract's.

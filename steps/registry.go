@@ -19,6 +19,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/skills"
 	"github.com/muthuishere/toolnexus-conformance/steps/store"
 	"github.com/muthuishere/toolnexus-conformance/steps/stream"
+	"github.com/muthuishere/toolnexus-conformance/steps/suspension"
 	"github.com/muthuishere/toolnexus-conformance/steps/transport"
 )
 
@@ -39,6 +40,7 @@ func Library() kernel.Library {
 		resilience.Area(),
 		memory.Area(),
 		builtins.Area(),
+		suspension.Area(),
 	}
 }
 

@@ -122,6 +122,9 @@ func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
 		}
 		opts.ExtraTools = append(opts.ExtraTools, t)
 	}
+	for _, st := range x.SuspendingTools {
+		opts.ExtraTools = append(opts.ExtraTools, a.host.suspendingTool(x.Handle, st))
+	}
 	ctx, cancel := x.context()
 	defer cancel()
 	tk, err := toolnexus.CreateToolkit(ctx, opts)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
@@ -54,6 +55,7 @@ func (h *host) toolOverride(slot string, args map[string]any) (*toolnexus.ToolOv
 		Result *struct {
 			Output  string
 			IsError bool
+			Pending json.RawMessage // a guard-raised suspension (§10): the result's metadata.pending
 		}
 	}
 	if _, err := h.call(slot, args, &ov); err != nil || ov == nil {
@@ -61,7 +63,11 @@ func (h *host) toolOverride(slot string, args map[string]any) (*toolnexus.ToolOv
 	}
 	out := &toolnexus.ToolOverride{Args: ov.Args}
 	if ov.Result != nil {
-		out.Result = &toolnexus.ToolResult{Output: ov.Result.Output, IsError: ov.Result.IsError}
+		meta, err := pendingOverride(ov.Result.Pending)
+		if err != nil {
+			return nil, err
+		}
+		out.Result = &toolnexus.ToolResult{Output: ov.Result.Output, IsError: ov.Result.IsError, Metadata: meta}
 	}
 	return out, nil
 }

@@ -24,6 +24,7 @@ func opClientCreate(a *adapter, x args, _ string) (any, error) {
 	}
 	a.host.installHooks(x.Handle, x, &opts)
 	a.host.resilienceOptions(x.Handle, x, &opts)
+	a.host.installWaitFor(x.Handle, x, &opts)
 	if x.HTTPClient == "recording" { // the host's whole client, its own Timeout included
 		opts.HTTPClient = &http.Client{Transport: transport{a.host, x.Handle}, Timeout: time.Duration(x.HTTPTimeoutMs) * time.Millisecond}
 	}
@@ -104,7 +105,11 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 	if res.Limit != "" {
 		limit = res.Limit
 	}
-	return map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
+	var pending any // present iff the run halted on a suspension
+	if res.Pending != nil {
+		pending = res.Pending
+	}
+	return map[string]any{"pending": pending, "text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
 		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount, "messages": res.Messages,
 		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
 }
@@ -141,6 +146,8 @@ func eventReport(ev toolnexus.StreamEvent) map[string]any {
 		out["id"], out["name"], out["args"] = ev.ID, ev.Name, ev.Args
 	case "tool_result":
 		out["id"], out["name"], out["output"], out["isError"] = ev.ID, ev.Name, ev.Output, ev.IsError
+	case "pending":
+		out["request"] = ev.Request
 	case "usage":
 		if ev.Usage != nil {
 			out["usage"] = map[string]any{"promptTokens": ev.Usage.PromptTokens, "completionTokens": ev.Usage.CompletionTokens, "totalTokens": ev.Usage.TotalTokens}

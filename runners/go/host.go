@@ -33,6 +33,8 @@ var slots = []string{
 	slotBeforeTool,
 	slotAfterTool,
 	slotOnError,
+	slotWaitFor,
+	slotSuspendTool,
 }
 
 const (

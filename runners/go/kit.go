@@ -53,6 +53,9 @@ type args struct {
 	RetryBaseMs, TimeoutMs int
 	OnError, OnText        bool
 	Conversation           string
+	// the suspension area: client.create's waitFor, toolkit.create's suspending tools.
+	WaitFor         bool
+	SuspendingTools []suspendingTool
 }
 
 // adapter holds the handles that live between requests; requests are served one at a time.

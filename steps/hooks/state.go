@@ -12,10 +12,18 @@ type State struct {
 	deny    map[string]string
 	rewrite map[string]map[string]any
 	replace map[string]string
+	suspend map[string]map[string]any // tool -> the Request a guard-raised suspension carries (§10)
 }
 
 func (s *State) Init(*kernel.Attempt) {
 	s.deny, s.rewrite, s.replace = map[string]string{}, map[string]map[string]any{}, map[string]string{}
+	s.suspend = map[string]map[string]any{}
+}
+
+// Suspend makes beforeTool answer for tool with a suspension carrying req, whose output is
+// the request's prompt (the suspension area's steps).
+func Suspend(a *kernel.Attempt, tool string, req map[string]any) {
+	kernel.Get[State](a).suspend[tool] = req
 }
 
 // slotAfterLLM observes: the record is the kernel's.
@@ -27,6 +35,9 @@ func slotBeforeTool(a *kernel.Attempt, args map[string]any) adapter.Answer {
 	name, _ := args["name"].(string)
 	if text, ok := s.deny[name]; ok {
 		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": text, "isError": false}}}
+	}
+	if req, ok := s.suspend[name]; ok {
+		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": req["prompt"], "isError": true, "pending": req}}}
 	}
 	if rw, ok := s.rewrite[name]; ok {
 		return adapter.Answer{Value: map[string]any{"args": rw}}
