@@ -19,8 +19,8 @@ type TranslateRequest struct {
 	MaxTokens  int      // 0: the style's default (anthropic 4096, openai no key)
 }
 
-// TranslatedCall is one tool call the model asked for; Arguments is JSON text.
-type TranslatedCall struct {
+// TranslatedToolCall is one tool call the model asked for; Arguments is JSON text.
+type TranslatedToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
@@ -29,7 +29,7 @@ type TranslatedCall struct {
 // TranslateResult is the provider's one answer in OpenAI terms.
 type TranslateResult struct {
 	Text         string           `json:"text"`
-	ToolCalls    []TranslatedCall `json:"toolCalls"`
+	ToolCalls    []TranslatedToolCall `json:"toolCalls"`
 	FinishReason string           `json:"finishReason"` // stop | tool_calls | length | content_filter
 	Usage        Usage            `json:"usage"`
 	Model        string           `json:"model"`
@@ -313,7 +313,7 @@ func decodeOpenAITranslation(raw []byte) (TranslateResult, error) {
 	if resp.Error != nil {
 		return TranslateResult{}, fmt.Errorf("toolnexus: LLM error: %s", resp.Error.Message)
 	}
-	res := TranslateResult{ToolCalls: []TranslatedCall{}, Usage: resp.Usage.usage()}
+	res := TranslateResult{ToolCalls: []TranslatedToolCall{}, Usage: resp.Usage.usage()}
 	if len(resp.Choices) == 0 {
 		res.FinishReason = trFinish("", false)
 		return res, nil
@@ -329,7 +329,7 @@ func decodeOpenAITranslation(raw []byte) (TranslateResult, error) {
 		if json.Unmarshal(args, &s) == nil {
 			text = s // a string is returned as given
 		}
-		res.ToolCalls = append(res.ToolCalls, TranslatedCall{ID: tc.ID, Name: tc.Function.Name, Arguments: text})
+		res.ToolCalls = append(res.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: text})
 	}
 	res.FinishReason = trFinish(ch.FinishReason, len(res.ToolCalls) > 0)
 	return res, nil
@@ -350,14 +350,14 @@ func decodeAnthropicTranslation(raw []byte) (TranslateResult, error) {
 		return TranslateResult{}, fmt.Errorf("toolnexus: LLM error: %s: %s", resp.Error.Type, resp.Error.Message)
 	}
 	u := resp.Usage
-	res := TranslateResult{ToolCalls: []TranslatedCall{}, Usage: Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}}
+	res := TranslateResult{ToolCalls: []TranslatedToolCall{}, Usage: Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}}
 	var text strings.Builder
 	for _, b := range resp.Content {
 		switch b.Type {
 		case "text":
 			text.WriteString(b.Text)
 		case "tool_use":
-			res.ToolCalls = append(res.ToolCalls, TranslatedCall{ID: b.ID, Name: b.Name, Arguments: trArguments(b.Input)})
+			res.ToolCalls = append(res.ToolCalls, TranslatedToolCall{ID: b.ID, Name: b.Name, Arguments: trArguments(b.Input)})
 		}
 	}
 	res.Text = text.String()

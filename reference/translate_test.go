@@ -150,7 +150,7 @@ func TestTranslateAnthropicInbound(t *testing.T) {
 	noKeys(t, body, "stream", "tools", "tool_choice")
 
 	mustEqual(t, "text", res.Text, "Let me look")
-	mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedCall{
+	mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedToolCall{
 		{ID: "tu_1", Name: "weather", Arguments: `{"b":1,"city":"Zürich","h":"<i>"}`},
 		{ID: "tu_2", Name: "time", Arguments: `{}`},
 		{ID: "tu_3", Name: "deep", Arguments: `{"z":[1,2],"a":{"y":true}}`},
@@ -201,7 +201,7 @@ func TestTranslateOpenAIPassThrough(t *testing.T) {
 	mustEqual(t, "temperature", body["temperature"], 0.5)
 	noKeys(t, body, "max_tokens", "stream", "system")
 
-	mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedCall{
+	mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedToolCall{
 		{ID: "call_1", Name: "weather", Arguments: `{"b":1,"city":"Zürich","h":"<i>"}`},
 		{ID: "call_2", Name: "lookup", Arguments: `{"q":"<x>","a":1}`},
 	})
@@ -412,7 +412,7 @@ func TestTranslateHooksOnceAndNothingExecutes(t *testing.T) {
 			if before != 1 || after != 1 {
 				t.Fatalf("BeforeLLM %d, AfterLLM %d; want 1 each", before, after)
 			}
-			mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedCall{{ID: "t1", Name: "boom", Arguments: `{"x":1}`}})
+			mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedToolCall{{ID: "t1", Name: "boom", Arguments: `{"x":1}`}})
 			mustEqual(t, "requests", len(f.requests()), 1)
 		})
 	}
@@ -492,7 +492,7 @@ func TestTranslateCarriesNoState(t *testing.T) {
 			mustEqual(t, "second messages", reqs[1]["messages"], []any{map[string]any{"role": "user", "content": "two"}})
 			mustEqual(t, "first finish", a.FinishReason, "tool_calls")
 			mustEqual(t, "second finish", b.FinishReason, "stop")
-			mustEqual(t, "second calls", b.ToolCalls, []TranslatedCall{})
+			mustEqual(t, "second calls", b.ToolCalls, []TranslatedToolCall{})
 		})
 	}
 }

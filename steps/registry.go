@@ -20,6 +20,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/steps/store"
 	"github.com/muthuishere/toolnexus-conformance/steps/stream"
 	"github.com/muthuishere/toolnexus-conformance/steps/suspension"
+	"github.com/muthuishere/toolnexus-conformance/steps/translate"
 	"github.com/muthuishere/toolnexus-conformance/steps/transport"
 )
 
@@ -41,6 +42,7 @@ func Library() kernel.Library {
 		memory.Area(),
 		builtins.Area(),
 		suspension.Area(),
+		translate.Area(),
 	}
 }
 

@@ -143,6 +143,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, style, reply.Status, msg)
 		return
 	}
+	if len(reply.Body) > 0 && !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(reply.Body)
+		return
+	}
 	a := rt.answer(reply, style, req.Body["model"])
 	switch {
 	case style == StyleOpenAI && req.Stream:

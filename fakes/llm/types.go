@@ -47,6 +47,10 @@ type Reply struct {
 	// Usage, when set, is the token counts this answer reports; nil reports the
 	// fixed counts every answer carries (10 prompt, 5 completion).
 	Usage *Usage
+	// Body, when set, is the whole 200 answer of a non-streamed request, byte for byte:
+	// a provider reply the scripted fields cannot say (three tool_use blocks with inputs
+	// in a given key order, a refusal, finish_reason "stop" beside tool_calls).
+	Body json.RawMessage
 }
 
 // Usage is one answer's token counts, in the request's style on the wire

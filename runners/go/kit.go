@@ -56,6 +56,11 @@ type args struct {
 	// the suspension area: client.create's waitFor, toolkit.create's suspending tools.
 	WaitFor         bool
 	SuspendingTools []suspendingTool
+	// client.translate's request: tools and toolChoice as given, system only when sent.
+	Tools      []any
+	ToolChoice any
+	System     *string
+	MaxTokens  int
 }
 
 // adapter holds the handles that live between requests; requests are served one at a time.

@@ -77,7 +77,7 @@ type opFunc func(a *adapter, x args, op string) (any, error)
 var ops map[string]opFunc
 
 func init() {
-	ops = map[string]opFunc{"hello": opHello, "client.create": opClientCreate, "client.run": opClientRun,
+	ops = map[string]opFunc{"hello": opHello, "client.create": opClientCreate, "client.run": opClientRun, "client.translate": opClientTranslate,
 		"client.ask": opClientRun, "store.get": opStore, "store.save": opStore, "store.identity": opStore,
 		"toolkit.create": opToolkitCreate, "toolkit.close": opToolkitClose, "mcp.load": opMcpLoad,
 		"mcp.list": opMcpList, "toolkit.describe": opToolkitDescribe, "tool.execute": opToolExecute,
