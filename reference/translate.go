@@ -28,12 +28,12 @@ type TranslatedToolCall struct {
 
 // TranslateResult is the provider's one answer in OpenAI terms.
 type TranslateResult struct {
-	Text         string           `json:"text"`
+	Text         string               `json:"text"`
 	ToolCalls    []TranslatedToolCall `json:"toolCalls"`
-	FinishReason string           `json:"finishReason"` // stop | tool_calls | length | content_filter
-	Usage        Usage            `json:"usage"`
-	Model        string           `json:"model"`
-	Raw          map[string]any   `json:"raw,omitempty"`
+	FinishReason string               `json:"finishReason"` // stop | tool_calls | length | content_filter
+	Usage        Usage                `json:"usage"`
+	Model        string               `json:"model"`
+	Raw          map[string]any       `json:"raw,omitempty"`
 }
 
 // Translate sends one OpenAI-shaped request to the client's provider and hands back the
