@@ -17,6 +17,7 @@ func Area() kernel.Area {
 		Register: func(t *kernel.Steps) {
 			registerGoldenSteps(t)
 			registerBaselineSteps(t)
+			registerExampleSteps(t)
 		},
 	}
 }
