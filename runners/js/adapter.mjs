@@ -21,6 +21,8 @@ import * as skills from "./area-skills.mjs"
 import * as hooks from "./area-hooks.mjs"
 import * as resilience from "./area-resilience.mjs"
 import * as memory from "./area-memory.mjs"
+import * as suspension from "./area-suspension.mjs"
+import * as translate from "./area-translate.mjs"
 
 const entry = process.argv[2] ?? ""
 let tn
@@ -38,7 +40,7 @@ const order = ["hello", "client.create", "client.run", "client.ask", "store.get"
 // llm before transport and store: their client options follow the llm area's own. A wiring
 // fault (an op registered twice) ends the process: the kit's crash handler would swallow it.
 try {
-  for (const area of [llm, transport, store, tools, mcp, skills, hooks, resilience, memory]) area.install(tn)
+  for (const area of [llm, transport, store, tools, mcp, skills, hooks, resilience, memory, suspension, translate]) area.install(tn)
   serve({ entry, order })
 } catch (e) {
   log(`cannot wire the adapter: ${stack(e)}`)

@@ -2,6 +2,7 @@
 // sanitize, and the `tool` host function behind extraTools (host and native kinds).
 import { declareSlots, lookupToolkit, register, slot, toolkits, unsupported } from "./kit.mjs"
 import { mcpInput, namesOf, statusOf } from "./area-mcp.mjs"
+import { suspendingTool } from "./area-suspension.mjs"
 
 let tn // the port's exports, set by install
 
@@ -51,6 +52,8 @@ export function install(port) {
     for (const k of ["skillsDir", "skillSampleLimit", "skillsFilter"]) if (args[k] !== undefined) opts[k] = args[k]
     if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
     if (args.extraTools) opts.extraTools = args.extraTools.map((t) => extraTool(args.handle, t))
+    // the suspension area's tool literals, after the extra tools (as the reference adapter adds them)
+    if (args.suspendingTools) opts.extraTools = [...(opts.extraTools ?? []), ...args.suspendingTools.map((t) => suspendingTool(args.handle, t))]
     if (timing) opts.signal = timing.signal
     const tk = await tn.createToolkit(opts)
     if (!tk) return { tools: null, status: null } // null stays null, no handle kept

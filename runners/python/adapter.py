@@ -23,7 +23,7 @@ import kit  # noqa: E402
 # Imported in this order, which is also the order of their client.create options (transport's
 # refusal of httpTimeoutMs before the host store is made). The fork server imports them too.
 AREAS = ("area_llm", "area_transport", "area_store", "area_mcp", "area_tools", "area_skills", "area_hooks",
-         "area_resilience", "area_memory")
+         "area_resilience", "area_memory", "area_suspension", "area_translate")
 
 
 def load_areas() -> None:

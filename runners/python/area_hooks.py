@@ -1,22 +1,28 @@
 """The hooks area: after_llm, before_tool and after_tool stubs that call back hooks.* (upstream
 SPEC §8 Hooks; before_llm is the llm area's). Each relays what the port gave it and returns what
-the runner answered, in the port's shapes (a ToolResult inside {"result": ...})."""
+the runner answered, in the port's shapes (a ToolResult inside {"result": ...}; a result with
+pending is a suspension, §10)."""
 
 from typing import Any, Callable, Optional
 
 import toolnexus as tn
 
+import area_suspension
 import kit
 
 
 def _result_json(r: Any) -> dict[str, Any]:
     out = {"output": r.output, "isError": r.is_error}
     if getattr(r, "metadata", None) is not None:
-        out["metadata"] = r.metadata
+        out["metadata"] = area_suspension.metadata_json(r.metadata)
     return out
 
 
 def _tool_result(v: dict[str, Any]) -> Any:
+    # with pending (a guard-raised suspension, §10) the result carries metadata {"pending": the port's Request}
+    if v.get("pending") is not None:
+        return tn.ToolResult(output=v.get("output", ""), is_error=bool(v.get("isError")),
+                             metadata={"pending": area_suspension.request_of(v["pending"])})
     return tn.ToolResult(output=v.get("output", ""), is_error=bool(v.get("isError")))
 
 

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import toolnexus as tn
 
+import area_suspension
 import kit
 from kit import AdapterError
 
@@ -37,6 +38,8 @@ def run_report(res: Any) -> dict[str, Any]:
             "status": getattr(res, "status", None), "limit": getattr(res, "limit", None),
             "toolCallCount": getattr(res, "tool_call_count", None),
             "messages": getattr(res, "messages", None),
+            # the Request the run halted on (§10), in §10's keys; None: it did not halt
+            "pending": area_suspension.request_json(getattr(res, "pending", None)),
             # the port's usage dict in the protocol's names (prompt_tokens is promptTokens)
             "usage": None if not isinstance(usage, dict) else {
                 "promptTokens": usage.get("prompt_tokens"), "completionTokens": usage.get("completion_tokens"),
@@ -47,7 +50,7 @@ def call_of(tc: dict[str, Any]) -> dict[str, Any]:
     # one RunResult.tool_calls entry {name, args, output, is_error, metadata}; metadata None: none given
     out = {"name": tc.get("name"), "args": tc.get("args"), "output": tc.get("output"), "isError": tc.get("is_error")}
     if tc.get("metadata") is not None:
-        out["metadata"] = tc["metadata"]
+        out["metadata"] = area_suspension.metadata_json(tc["metadata"])
     return out
 
 
@@ -129,6 +132,8 @@ def event_report(ev: Any) -> dict[str, Any]:
                         "totalTokens": u.get("total_tokens")}
     if ev.get("type") == "done":
         out["result"] = run_report(ev.get("result"))
+    if ev.get("type") == "pending":  # the port's Request, in §10's keys
+        out["request"] = area_suspension.request_json(ev.get("request"))
     return out
 
 

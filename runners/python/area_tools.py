@@ -11,6 +11,7 @@ from typing import Any, Optional
 import toolnexus as tn
 
 import area_mcp
+import area_suspension
 import kit
 from kit import AdapterError
 
@@ -104,6 +105,9 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
         kw["mcp_config"] = area_mcp.config_input(args["mcpConfig"])
     if args.get("extraTools"):
         kw["extra_tools"] = [extra_tool(handle, t) for t in args["extraTools"]]
+    if args.get("suspendingTools"):  # after the extra tools, as the reference adapter adds them
+        kw["extra_tools"] = kw.get("extra_tools", []) + [area_suspension.suspending_tool(handle, t)
+                                                         for t in args["suspendingTools"]]
     with kit.cancel_handle(args) as cancel:
         if cancel is not None:
             kw["cancel"] = cancel
@@ -141,7 +145,7 @@ async def op_tool_execute(args: dict[str, Any]) -> dict[str, Any]:
     res = await kit.toolkit_of(args).execute(args["name"], copy.deepcopy(args.get("args")))
     out = {"output": res.output, "isError": res.is_error}
     if res.metadata is not None:  # None: the port gave none
-        out["metadata"] = res.metadata
+        out["metadata"] = area_suspension.metadata_json(res.metadata)
     return out
 
 

@@ -10,7 +10,7 @@ public final class Adapter {
     public static void main(String[] argv) throws IOException, InterruptedException {
         Kit kit = Kit.start();
         // Transport before store: their client.create parts run in this order, as they always have.
-        for (Kit.Area area : List.of(new LlmArea(), new TransportArea(), new StoreArea(), new McpArea(), new ToolsArea(), new SkillsArea(), new HooksArea(), new ResilienceArea(), new MemoryArea())) {
+        for (Kit.Area area : List.of(new LlmArea(), new TransportArea(), new StoreArea(), new McpArea(), new ToolsArea(), new SkillsArea(), new HooksArea(), new ResilienceArea(), new MemoryArea(), new SuspensionArea(), new TranslateArea())) {
             area.install(kit);
         }
         kit.serve();

@@ -56,9 +56,12 @@ final class HooksArea implements Kit.Area {
         };
     }
 
-    /** {output, isError} as the port's ToolResult, through its ok/error factories. */
+    /**
+     * {output, isError} as the port's ToolResult, through its ok/error factories; with pending (a
+     * guard-raised suspension, §10) the result carries metadata {pending: the port's Request}.
+     */
     private static Object toolResult(Object v) {
         if (!(v instanceof Map<?, ?> m)) return null;
-        return Port.call("ToolResult", null, Boolean.TRUE.equals(m.get("isError")) ? "error" : "ok", m.get("output"));
+        return SuspensionArea.result(m.get("output"), Boolean.TRUE.equals(m.get("isError")), m.get("pending"));
     }
 }

@@ -131,6 +131,8 @@ final class LlmArea implements Kit.Area {
                 "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
                 "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
                 "messages", Json.copy(Port.get(res, "messages")),
+                // the Request the run halted on (§10), as the port's Jackson writes it; none: null
+                "pending", Json.copy(Port.get(res, "pending")),
                 "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
                         "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
     }
@@ -148,6 +150,7 @@ final class LlmArea implements Kit.Area {
                 out.put("usage", u == null ? null : Json.obj("promptTokens", Port.get(u, "promptTokens"),
                         "completionTokens", Port.get(u, "completionTokens"), "totalTokens", Port.get(u, "totalTokens")));
             }
+            case "pending" -> out.put("request", Json.copy(Port.get(ev, "request")));
             case "done" -> out.put("result", report(Port.get(ev, "result")));
             default -> { }
         }

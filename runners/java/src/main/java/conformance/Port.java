@@ -40,6 +40,25 @@ final class Port {
         return call(owner, null, "new", args);
     }
 
+    /**
+     * A port record built through its canonical constructor, each component taken from values by
+     * its name (absent: null; a primitive boolean component absent or null: false, as Java
+     * defaults it). The record's own type is what the port checks for (ToolResult.pendingOf).
+     */
+    static Object record(String owner, java.util.Map<?, ?> values) {
+        Class<?> c = cls(owner);
+        RecordComponent[] rc = c.getRecordComponents();
+        if (rc == null) throw AdapterException.unsupported("the port's " + PKG + owner + " is not a record");
+        Class<?>[] types = new Class<?>[rc.length];
+        Object[] args = new Object[rc.length];
+        for (int i = 0; i < rc.length; i++) {
+            types[i] = rc[i].getType();
+            Object v = values.get(rc[i].getName());
+            args[i] = v == null && types[i] == boolean.class ? Boolean.FALSE : v;
+        }
+        return invoke(() -> c.getConstructor(types).newInstance(args));
+    }
+
     /** Whether args fit the parameters (null fits any reference). */
     private static boolean fits(Executable e, Object[] args) {
         Class<?>[] p = e.getParameterTypes();
