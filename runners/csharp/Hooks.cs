@@ -45,7 +45,7 @@ public static class HookStubs
         return value is Dictionary<string, object?> o && ToResult(o.GetValueOrDefault("result")) is { } r ? LlmClient.ToolOverride.WithResult(r) : null;
     };
 
-    private static ToolResult? ToResult(object? v) => v is Dictionary<string, object?> m
-        ? new ToolResult(m.GetValueOrDefault("output") as string ?? "", m.GetValueOrDefault("isError") is true)
-        : null;
+    // {output, isError} as the port's ToolResult; with pending (a guard-raised suspension, §10)
+    // it carries Metadata {pending: the port's Request}.
+    private static ToolResult? ToResult(object? v) => v is Dictionary<string, object?> m ? SuspensionStubs.Result(m) : null;
 }

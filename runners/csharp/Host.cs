@@ -24,7 +24,8 @@ public static class Host
     public const string BodyTransformSlot = "llm.bodyTransform", BeforeLLMSlot = "llm.beforeLLM",
         HttpSlot = "transport.http", ToolSlot = "contract.tool";
     public static readonly string[] Slots = [BodyTransformSlot, BeforeLLMSlot, HttpSlot, ToolSlot,
-        HookStubs.AfterLLMSlot, HookStubs.BeforeToolSlot, HookStubs.AfterToolSlot, ResilienceStubs.OnErrorSlot];
+        HookStubs.AfterLLMSlot, HookStubs.BeforeToolSlot, HookStubs.AfterToolSlot, ResilienceStubs.OnErrorSlot,
+        SuspensionStubs.WaitForSlot, SuspensionStubs.ToolSlot];
 
     // One callback at a time per adapter (the lock); the answer is read synchronously, so a host
     // function the port calls synchronously works as well as an async one. The answer returns a

@@ -17,7 +17,7 @@ public sealed partial class Adapter
     private readonly Dictionary<string, ClientEntry> _clients = new();
     private readonly Dictionary<string, Toolkit> _toolkits = new();
 
-    private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run",
+    private static readonly string[] OpNames = ["adapters", "client.ask", "client.create", "client.run", "client.translate",
         "conversation.create", "conversation.messages", "conversation.reset", "conversation.send", "hello", "mcp.list",
         "mcp.load", "sanitize", "shutdown", "skills.list", "store.get", "store.identity", "store.save", "tool.execute",
         "toolkit.close", "toolkit.create", "toolkit.describe", "toolkit.skillsPrompt"];
@@ -28,6 +28,7 @@ public sealed partial class Adapter
         "client.create" => Task.FromResult(ClientCreate(a)),
         "client.run" => ClientRunAsync(a),
         "client.ask" => ClientAskAsync(a),
+        "client.translate" => ClientTranslateAsync(a),
         "conversation.create" => ConversationCreateAsync(a),
         "conversation.send" => ConversationSendAsync(a),
         "conversation.reset" => Task.FromResult(ConversationReset(a)),
@@ -80,6 +81,7 @@ public sealed partial class Adapter
             RequestParams = Json.Arg<Dictionary<string, object?>>(a, "requestParams"),
             BodyTransform = (bool?)a["bodyTransform"] == true ? Host.BodyTransform(handle) : null,
             Hooks = HookStubs.For(handle, a),
+            WaitFor = SuspensionStubs.WaitFor(handle, a), // null: no waitFor at all
             Store = hostStore, // null: the port's default store
         };
         // The port takes the HttpClient whole, so its own timeout travels with it (G2.1).
@@ -158,10 +160,13 @@ public sealed partial class Adapter
         var calls = res?.ToolCalls?.Select(tc => tc.Name);
         var records = res?.ToolCalls?.Select(tc => (JsonNode?)Result(new JsonObject { ["name"] = tc.Name, ["args"] = Json.ToNode(tc.Args),
             ["output"] = tc.Output, ["isError"] = tc.IsError }, tc.Metadata));
-        return new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls),
+        var report = new JsonObject { ["text"] = res?.Text, ["turns"] = res?.Turns, ["toolCalls"] = calls == null ? null : Json.Strings(calls),
             ["calls"] = records == null ? null : new JsonArray(records.ToArray()), ["status"] = res?.Status, ["limit"] = res?.Limit,
             ["toolCallCount"] = res?.ToolCallCount, ["messages"] = Json.ToNode(res?.Messages), ["usage"] = res?.Usage == null ? null : new JsonObject {
                 ["promptTokens"] = res.Usage.PromptTokens, ["completionTokens"] = res.Usage.CompletionTokens, ["totalTokens"] = res.Usage.TotalTokens } };
+        // the Request the run halted on (§10), as System.Text.Json writes it; absent when none
+        if (res?.Pending != null) report["pending"] = Json.ToNode(res.Pending);
+        return report;
     }
 
     // {output, isError} (or a RunResult.ToolCalls entry) with the metadata the port gave; none: no key.
@@ -192,6 +197,16 @@ public sealed partial class Adapter
         var tk = LookupToolkit((string)a["toolkit"]!);
         return new JsonObject { ["openai"] = Json.ToNode(tk.ToOpenAI()), ["anthropic"] = Json.ToNode(tk.ToAnthropic()),
             ["gemini"] = Json.ToNode(tk.ToGemini()) };
+    }
+
+    // extraTools, then the suspension area's suspendingTools (as the reference adapter adds them); null when neither is given.
+    private static List<ITool>? ToolkitTools(string handle, JsonObject a)
+    {
+        var extra = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e));
+        var suspending = (a["suspendingTools"] as JsonArray)?.OfType<JsonObject>().Select(e => (ITool)new SuspendingTool(handle,
+            (string)e["name"]!, (string?)e["description"] ?? "", Json.Arg<Dictionary<string, object?>>(e, "inputSchema") ?? new Dictionary<string, object?>()));
+        if (extra == null && suspending == null) return null;
+        return (extra ?? Enumerable.Empty<ITool>()).Concat(suspending ?? Enumerable.Empty<ITool>()).ToList();
     }
 
     // An extraTools entry by its kind: host (the default), native (NativeTool.Of) or http (HttpTool.Of).
@@ -254,7 +269,7 @@ public sealed partial class Adapter
             // as given, a bool or a dictionary (absent: off); builtinsDefault: none at all
             Builtins = (bool?)a["builtinsDefault"] == true ? null : a["builtins"] is JsonNode b ? Json.FromJson(b) : false,
             McpConfig = a["mcpConfig"] is JsonObject cfg ? ConfigValue(cfg) : null,
-            ExtraTools = (a["extraTools"] as JsonArray)?.OfType<JsonObject>().Select(e => ExtraTool(handle, e)).ToList(),
+            ExtraTools = ToolkitTools(handle, a),
         };
         SkillOptions(a, opts);
         using var limit = Arm(a);

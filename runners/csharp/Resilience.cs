@@ -1,7 +1,7 @@
 using System.Text.Json.Nodes;
 using Toolnexus;
 
-namespace Conformance;
+namespace ConformanceAdapter;
 
 // The resilience area (upstream SPEC §8 Resilience): Retries, RetryBaseMs and TimeoutMs as given,
 // and an OnError stub calling back resilience.onError. UNVERIFIED: written to the port's

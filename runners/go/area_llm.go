@@ -105,13 +105,13 @@ func runReport(res *toolnexus.RunResult) map[string]any {
 	if res.Limit != "" {
 		limit = res.Limit
 	}
-	var pending any // present iff the run halted on a suspension
-	if res.Pending != nil {
-		pending = res.Pending
-	}
-	return map[string]any{"pending": pending, "text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
+	report := map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
 		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount, "messages": res.Messages,
 		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
+	if res.Pending != nil { // present iff the run halted on a suspension
+		report["pending"] = res.Pending
+	}
+	return report
 }
 
 // drainStream consumes a stream up to its terminal event, keeping every event in the

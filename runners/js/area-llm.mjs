@@ -29,9 +29,10 @@ function runReport(res) {
     ? res.toolCalls.map((c) => ({ name: c.name, args: c.args, output: c.output, isError: c.isError, metadata: c.metadata }))
     : null
   const usage = res.usage ? { promptTokens: res.usage.promptTokens, completionTokens: res.usage.completionTokens, totalTokens: res.usage.totalTokens } : null
-  // pending: the Request the run halted on (§10), a plain object as the port keeps it; none: null
+  // pending: the Request the run halted on (§10), a plain object as the port keeps it; absent when none
   return { text: res.text ?? null, turns: res.turns ?? null, toolCalls, calls, status: res.status ?? null,
-    limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage, messages: res.messages ?? null, pending: res.pending ?? null }
+    limit: res.limit ?? null, toolCallCount: res.toolCallCount ?? null, usage, messages: res.messages ?? null,
+    ...(res.pending != null ? { pending: res.pending } : {}) }
 }
 
 // withRun resolves the handles, runs fn and reports what the port returned (missing stays

@@ -32,18 +32,19 @@ def run_report(res: Any) -> dict[str, Any]:
     # What the port returned, nothing invented: a missing result stays None/null.
     calls = getattr(res, "tool_calls", None)
     usage = getattr(res, "usage", None)
-    return {"text": getattr(res, "text", None), "turns": getattr(res, "turns", None),
-            "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
-            "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None,
-            "status": getattr(res, "status", None), "limit": getattr(res, "limit", None),
-            "toolCallCount": getattr(res, "tool_call_count", None),
-            "messages": getattr(res, "messages", None),
-            # the Request the run halted on (§10), in §10's keys; None: it did not halt
-            "pending": area_suspension.request_json(getattr(res, "pending", None)),
-            # the port's usage dict in the protocol's names (prompt_tokens is promptTokens)
-            "usage": None if not isinstance(usage, dict) else {
-                "promptTokens": usage.get("prompt_tokens"), "completionTokens": usage.get("completion_tokens"),
-                "totalTokens": usage.get("total_tokens")}}
+    report = {"text": getattr(res, "text", None), "turns": getattr(res, "turns", None),
+              "toolCalls": [str(tc.get("name")) for tc in calls] if isinstance(calls, list) else None,
+              "calls": [call_of(tc) for tc in calls] if isinstance(calls, list) else None,
+              "status": getattr(res, "status", None), "limit": getattr(res, "limit", None),
+              "toolCallCount": getattr(res, "tool_call_count", None),
+              "messages": getattr(res, "messages", None),
+              # the port's usage dict in the protocol's names (prompt_tokens is promptTokens)
+              "usage": None if not isinstance(usage, dict) else {
+                  "promptTokens": usage.get("prompt_tokens"), "completionTokens": usage.get("completion_tokens"),
+                  "totalTokens": usage.get("total_tokens")}}
+    if getattr(res, "pending", None) is not None:  # the Request the run halted on (§10), in §10's keys
+        report["pending"] = area_suspension.request_json(res.pending)
+    return report
 
 
 def call_of(tc: dict[str, Any]) -> dict[str, Any]:

@@ -127,14 +127,16 @@ final class LlmArea implements Kit.Area {
         List<?> calls = Port.get(res, "toolCalls") instanceof List<?> l ? l : null;
         List<String> names = calls == null ? null : calls.stream().map(tc -> String.valueOf(Port.get(tc, "name"))).toList();
         Object usage = Port.get(res, "usage");
-        return Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
+        Map<String, Object> out = Json.obj("text", text == null ? null : text.toString(), "turns", Port.get(res, "turns"), "toolCalls", names,
                 "calls", calls == null ? null : calls.stream().map(LlmArea::call).toList(),
                 "status", Port.get(res, "status"), "limit", Port.get(res, "limit"), "toolCallCount", Port.get(res, "toolCallCount"),
                 "messages", Json.copy(Port.get(res, "messages")),
-                // the Request the run halted on (§10), as the port's Jackson writes it; none: null
-                "pending", Json.copy(Port.get(res, "pending")),
                 "usage", usage == null ? null : Json.obj("promptTokens", Port.get(usage, "promptTokens"),
                         "completionTokens", Port.get(usage, "completionTokens"), "totalTokens", Port.get(usage, "totalTokens")));
+        // the Request the run halted on (§10), as the port's Jackson writes it; absent when none
+        Object pending = Port.get(res, "pending");
+        if (pending != null) out.put("pending", Json.copy(pending));
+        return out;
     }
 
     /** One StreamEvent with the fields its kind carries, its kind as the SPEC's type name (TOOL_CALL is tool_call). */
