@@ -73,7 +73,7 @@ Feature: Contract C12 - resilience: Retry-After
     And the fake LLM first answers 429 with the header line "Retry-After: <value>" and then answers "done"
     When the client runs "hi" in run mode
     Then the call succeeds
-    And the gap before LLM request 2 is between 100 and 450 ms
+    And the gap before LLM request 2 is between 100 and 900 ms
 
     Examples:
       | value                         | style     |
@@ -98,7 +98,7 @@ Feature: Contract C12 - resilience: Retry-After
     And the fake LLM first answers 429 with the header line "Retry-After:" and then answers "done"
     When the client runs "hi" in run mode
     Then the call succeeds
-    And the gap before LLM request 2 is between 100 and 450 ms
+    And the gap before LLM request 2 is between 100 and 900 ms
 
     Examples:
       | style     |
@@ -167,7 +167,7 @@ Feature: Contract C12 - resilience: Retry-After
     And the fake LLM first answers 429 with the header lines ["Retry-After: 2", "Retry-After: 2"] and then answers "done"
     When the client runs "hi" in run mode
     Then the call succeeds
-    And the gap before LLM request 2 is between 100 and 450 ms
+    And the gap before LLM request 2 is between 100 and 900 ms
 
     Examples:
       | style     |
