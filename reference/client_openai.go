@@ -69,23 +69,27 @@ type openaiError struct {
 	Message string `json:"message"`
 }
 
+// openaiResponse is a non-streamed chat completion as the loop and Translate read it.
+type openaiResponse struct {
+	Choices []struct {
+		Message struct {
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *openaiUsage `json:"usage"`
+	Error *openaiError `json:"error"`
+}
+
 func (openaiWire) decode(raw []byte) (reply, error) {
-	var resp struct {
-		Choices []struct {
-			Message struct {
-				Content   json.RawMessage `json:"content"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string          `json:"name"`
-						Arguments json.RawMessage `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-		Usage *openaiUsage `json:"usage"`
-		Error *openaiError `json:"error"`
-	}
+	var resp openaiResponse
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return reply{}, fmt.Errorf("toolnexus: decoding chat completion: %w", err)
 	}

@@ -290,23 +290,7 @@ func trAnthropicChoice(v any) (any, error) {
 
 // decodeOpenAITranslation reads choices[0]; arguments come back as the provider sent them.
 func decodeOpenAITranslation(raw []byte) (TranslateResult, error) {
-	var resp struct {
-		Choices []struct {
-			Message struct {
-				Content   json.RawMessage `json:"content"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string          `json:"name"`
-						Arguments json.RawMessage `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
-			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
-		} `json:"choices"`
-		Usage *openaiUsage `json:"usage"`
-		Error *openaiError `json:"error"`
-	}
+	var resp openaiResponse
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return TranslateResult{}, fmt.Errorf("toolnexus: translate: decoding chat completion: %w", err)
 	}

@@ -292,3 +292,18 @@ func ContentText(v any) string {
 	}
 	return CompactJSON(v)
 }
+
+// HasFields compares the fields raw (a JSON object) names with r's, each exactly; r's other
+// fields are not looked at.
+func HasFields(what, raw string, r map[string]any) error {
+	var want map[string]any
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
+	}
+	got := map[string]any{}
+	for k := range want {
+		got[k] = r[k]
+	}
+	b, _ := json.Marshal(want)
+	return SameJSON(fmt.Sprintf("%s's %d fields", what, len(want)), string(b), got)
+}

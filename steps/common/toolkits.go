@@ -27,3 +27,19 @@ func (s *Toolkits) CloseEarly() {
 
 // TK is the attempt's toolkits.
 func TK(a *kernel.Attempt) *Toolkits { return kernel.Get[Toolkits](a) }
+
+// Create sends toolkit.create with args and the options other areas set, and makes the new
+// toolkit the one the next run uses.
+func (s *Toolkits) Create(args map[string]any) error {
+	for k, v := range s.Options {
+		args[k] = v
+	}
+	h := s.a.Handle("t")
+	args["handle"] = h
+	if _, err := s.a.Must("toolkit.create", args); err != nil {
+		return err
+	}
+	s.Current = h
+	s.All = append(s.All, h)
+	return nil
+}

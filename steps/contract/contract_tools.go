@@ -146,16 +146,9 @@ func (w *World) buildToolkit() error {
 	if w.ct().builtins {
 		args["builtins"] = true
 	}
-	for k, v := range w.TK().Options {
-		args[k] = v
-	}
-	h := w.Handle("t")
-	args["handle"] = h
-	if _, err := w.Must("toolkit.create", args); err != nil {
+	if err := w.TK().Create(args); err != nil {
 		return err
 	}
-	w.TK().Current = h
-	w.TK().All = append(w.TK().All, h)
 	w.mcp().SnapshotChildren()
 	return nil
 }

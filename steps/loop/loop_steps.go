@@ -126,20 +126,11 @@ func (w *World) lastResult() (map[string]any, error) {
 
 // runResultHas compares the named fields of the run result, each exactly.
 func (w *World) runResultHas(raw string) error {
-	var want map[string]any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
-		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
-	}
 	r, err := w.lastResult()
 	if err != nil {
 		return err
 	}
-	got := map[string]any{}
-	for k := range want {
-		got[k] = r[k]
-	}
-	b, _ := json.Marshal(want)
-	return common.SameJSON("the run result's "+fmt.Sprint(len(want))+" fields", string(b), got)
+	return common.HasFields("the run result", raw, r)
 }
 
 // body is LLM request n (counted from 1) as the fake received it.

@@ -102,19 +102,7 @@ func (w *World) toolkit(list string) error {
 
 func (w *World) optionsToolkit() error { return w.build(map[string]any{}) }
 
-func (w *World) build(args map[string]any) error {
-	for k, v := range w.TK().Options {
-		args[k] = v
-	}
-	h := w.Handle("t")
-	args["handle"] = h
-	if _, err := w.Must("toolkit.create", args); err != nil {
-		return err
-	}
-	w.TK().Current = h
-	w.TK().All = append(w.TK().All, h)
-	return nil
-}
+func (w *World) build(args map[string]any) error { return w.TK().Create(args) }
 
 func (w *World) waitForAnswers(raw string) error {
 	ans, err := parseObject(raw)
