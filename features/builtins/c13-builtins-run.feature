@@ -18,10 +18,11 @@ Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and 
   @id:c13-bash-ok @required @src:spec-c13-bash
   @C13.10
   Scenario: a command that succeeds is no error, its output the combined output, run in the workdir
-    When the built-in tool "bash" is run with {"command": "printf 'é☃'; pwd >/dev/null; printf x > made.txt", "workdir": "{{tmp}}"}
+    Given the sandbox has the file "only-in-the-sandbox-c13/keep" holding "k"
+    When the built-in tool "bash" is run with {"command": "printf 'é☃'; printf x > only-in-the-sandbox-c13/made.txt", "workdir": "{{tmp}}"}
     Then the built-in tool's result is not an error
     And the built-in tool's output is exactly "é☃"
-    And the sandbox file "made.txt" holds exactly "x"
+    And the sandbox file "only-in-the-sandbox-c13/made.txt" holds exactly "x"
 
   @id:c13-bash-timeout @required @src:spec-c13-bash
   @C13.10
