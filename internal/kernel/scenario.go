@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -27,9 +28,10 @@ type Returned func(a *Attempt, tags []string) any
 // replayed whole in After on a fresh attempt with fresh fakes and a fresh adapter; the
 // outcome reported carries every attempt.
 func Scenarios(env *Env, lib Library, returned Returned) func(*godog.ScenarioContext) {
+	matching := &sync.Map{}
 	return func(ctx *godog.ScenarioContext) {
 		sc := &Scenario{env: env, lib: lib}
-		sc.steps = &Steps{sc: sc, next: ctx}
+		sc.steps = &Steps{sc: sc, next: ctx, lazy: true, matching: matching}
 		lib.register(sc.steps)
 		h := env.Hooks
 		var started time.Time
@@ -38,6 +40,12 @@ func Scenarios(env *Env, lib Library, returned Returned) func(*godog.ScenarioCon
 		var parent context.Context
 		release := func() {}
 		ctx.Before(func(c context.Context, s *godog.Scenario) (context.Context, error) {
+			// godog matches the first step after this hook: it needs only this scenario's steps.
+			texts := make([]string, len(s.Steps))
+			for i, st := range s.Steps {
+				texts[i] = st.Text
+			}
+			sc.steps.forScenario(texts)
 			if h.Admit != nil {
 				// An error is the run stopping: Skip below says so.
 				release, _ = h.Admit(c)

@@ -26,11 +26,16 @@ type Steps struct {
 	sc   *Scenario
 	next StepAdder // godog's ScenarioContext, or a discard for a table only replayed
 	defs []stepDef
+	// lazy defers handing steps to godog until the scenario's step texts are known
+	// (forScenario): godog checks and wraps every definition it is given, and a scenario
+	// needs a handful of the several hundred.
+	lazy     bool
+	matching *sync.Map // step text -> []int: the definitions matching it, shared by one library's tables
 }
 
 type stepDef struct {
 	re      *regexp.Regexp
-	fn      reflect.Value // the handler as godog calls it (state already resolved)
+	fn      reflect.Value // the handler as godog calls it (state already resolved); bound on first use
 	handler any           // the handler as the area gave it
 }
 
@@ -51,9 +56,45 @@ func (t *Steps) Step(expr string, handler any) {
 	if !ok {
 		re, _ = patterns.LoadOrStore(expr, regexp.MustCompile(expr))
 	}
-	fn := t.bindState(reflect.ValueOf(handler))
-	t.next.Step(re.(*regexp.Regexp), fn.Interface())
-	t.defs = append(t.defs, stepDef{re: re.(*regexp.Regexp), fn: fn, handler: handler})
+	t.defs = append(t.defs, stepDef{re: re.(*regexp.Regexp), handler: handler})
+	if !t.lazy {
+		t.next.Step(re.(*regexp.Regexp), t.fnOf(len(t.defs)-1).Interface())
+	}
+}
+
+// fnOf is definition i's handler bound to this table's scenario.
+func (t *Steps) fnOf(i int) reflect.Value {
+	if !t.defs[i].fn.IsValid() {
+		t.defs[i].fn = t.bindState(reflect.ValueOf(t.defs[i].handler))
+	}
+	return t.defs[i].fn
+}
+
+// forScenario hands godog the definitions that match one of texts, in registration order
+// (so a text two patterns match resolves as it would with every definition given). The
+// matches of a text are cached: every table of one library lists the same definitions.
+func (t *Steps) forScenario(texts []string) {
+	use := make([]bool, len(t.defs))
+	for _, text := range texts {
+		v, ok := t.matching.Load(text)
+		if !ok {
+			var idx []int
+			for i, d := range t.defs {
+				if d.re.MatchString(text) {
+					idx = append(idx, i)
+				}
+			}
+			v, _ = t.matching.LoadOrStore(text, idx)
+		}
+		for _, i := range v.([]int) {
+			use[i] = true
+		}
+	}
+	for i, u := range use {
+		if u {
+			t.next.Step(t.defs[i].re, t.fnOf(i).Interface())
+		}
+	}
 }
 
 // bindState turns a method expression of an area state into a function of the step's own
@@ -127,12 +168,13 @@ func (e *escaped) Unwrap() error { return e.cause }
 // replayed. Only what set-up steps use is supported: string and int captures, and a doc
 // string or table as the last argument.
 func (t *Steps) bind(st *godog.Step) (reflect.Value, []reflect.Value, error) {
-	for _, d := range t.defs {
+	for i, d := range t.defs {
 		m := d.re.FindStringSubmatch(st.Text)
 		if m == nil {
 			continue
 		}
-		ft := d.fn.Type()
+		fn := t.fnOf(i)
+		ft := fn.Type()
 		if ft.NumOut() != 1 || ft.Out(0) != errorType {
 			return reflect.Value{}, nil, fmt.Errorf("step %q: handler does not return just an error", st.Text)
 		}
@@ -161,7 +203,7 @@ func (t *Steps) bind(st *godog.Step) (reflect.Value, []reflect.Value, error) {
 				return reflect.Value{}, nil, fmt.Errorf("step %q: argument %d (%s) cannot be replayed", st.Text, i+1, in)
 			}
 		}
-		return d.fn, args, nil
+		return fn, args, nil
 	}
 	return reflect.Value{}, nil, fmt.Errorf("step %q has no definition", st.Text)
 }
