@@ -24,10 +24,12 @@ type captured struct {
 // fakeCall is a tool call the fake model makes; args is its JSON text.
 type fakeCall struct{ id, name, args string }
 
-// fakeTurn is one scripted model answer.
+// fakeTurn is one scripted model answer; raw, when set, is the whole non-streamed answer,
+// byte for byte (a provider reply the fields cannot say).
 type fakeTurn struct {
 	text  string
 	calls []fakeCall
+	raw   string
 }
 
 // fakeLLM is a loopback upstream for both wire styles, streamed or not,
@@ -96,6 +98,9 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	case failing:
 		http.Error(w, "busy", http.StatusServiceUnavailable)
+	case turn.raw != "":
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, turn.raw)
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		if body["stream"] == true {
 			streamOpenAI(w, turn)

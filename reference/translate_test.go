@@ -4,68 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// trFake answers request n with replies[n] (the last repeats), written byte for byte so
-// key order and characters reach the decoder exactly as a provider would send them.
-type trFake struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	bodies  []map[string]any
-	replies []string
-	fail    int // answer this many requests with 503 first
-	served  int
-}
+// trFake is the fake upstream answering request n with replies[n] (the last repeats),
+// written byte for byte; requests are read as their bodies.
+type trFake struct{ *fakeLLM }
 
 func newTrFake(t *testing.T, replies ...string) *trFake {
 	t.Helper()
-	f := &trFake{replies: replies}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		if err := json.Unmarshal(raw, &body); err != nil {
-			http.Error(w, "not JSON", http.StatusBadRequest)
-			return
-		}
-		f.mu.Lock()
-		f.bodies = append(f.bodies, body)
-		failing := f.fail > 0
-		if failing {
-			f.fail--
-		}
-		reply := f.replies[min(f.served, len(f.replies)-1)]
-		if !failing {
-			f.served++
-		}
-		f.mu.Unlock()
-		if failing {
-			http.Error(w, "busy", http.StatusServiceUnavailable)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, reply)
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+	turns := make([]fakeTurn, len(replies))
+	for i, r := range replies {
+		turns[i] = fakeTurn{raw: r}
+	}
+	return &trFake{newFakeLLM(t, turns...)}
 }
 
-func (f *trFake) requests() []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]map[string]any(nil), f.bodies...)
+// bodies are the request bodies the fake received, in order.
+func (f *trFake) bodies() []map[string]any {
+	var out []map[string]any
+	for _, c := range f.requests() {
+		out = append(out, c.Body)
+	}
+	return out
 }
 
 // only returns the single request the test expects.
 func (f *trFake) only(t *testing.T) map[string]any {
 	t.Helper()
-	reqs := f.requests()
+	reqs := f.bodies()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
@@ -191,7 +160,7 @@ func TestTranslateOpenAIPassThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := f.requests()[0]
+	body := f.bodies()[0]
 	want := jsonish(t, msgs).([]any)
 	want[3].(obj)["tool_calls"].([]any)[1].(obj)["function"].(obj)["arguments"] = `{"q":"x"}`
 	mustEqual(t, "messages", body["messages"], want)
@@ -213,7 +182,7 @@ func TestTranslateOpenAIPassThrough(t *testing.T) {
 	if _, err := c.Translate(context.Background(), TranslateRequest{Messages: msgs[2:3], MaxTokens: 77}); err != nil {
 		t.Fatal(err)
 	}
-	body = f.requests()[1]
+	body = f.bodies()[1]
 	mustEqual(t, "max_tokens", body["max_tokens"], 77.0)
 	noKeys(t, body, "tools", "tool_choice")
 }
@@ -232,7 +201,7 @@ func TestTranslateSystemOverride(t *testing.T) {
 	if _, err := c.Translate(context.Background(), TranslateRequest{Messages: msgs[1:2]}); err != nil {
 		t.Fatal(err)
 	}
-	reqs := f.requests()
+	reqs := f.bodies()
 	mustEqual(t, "anthropic system", reqs[0]["system"], "X")
 	mustEqual(t, "anthropic messages", reqs[0]["messages"], []any{map[string]any{"role": "user", "content": "hi"}})
 	noKeys(t, reqs[1], "system")
@@ -245,7 +214,7 @@ func TestTranslateSystemOverride(t *testing.T) {
 	if _, err := c.Translate(context.Background(), TranslateRequest{Messages: msgs[1:2]}); err != nil {
 		t.Fatal(err)
 	}
-	reqs = g.requests()
+	reqs = g.bodies()
 	mustEqual(t, "openai messages", reqs[0]["messages"], jsonish(t, []any{obj{"role": "system", "content": "X"}, obj{"role": "user", "content": "hi"}}))
 	mustEqual(t, "openai messages without override", reqs[1]["messages"], jsonish(t, msgs[1:2]))
 }
@@ -291,8 +260,8 @@ func TestTranslateAnthropicToolsAndChoice(t *testing.T) {
 	}
 	f := newTrFake(t, trAnthropicText)
 	_, err := trClient(f, StyleAnthropic, nil).Translate(context.Background(), TranslateRequest{Messages: []any{obj{"role": "user", "content": "hi"}}, Tools: []any{lookup}, ToolChoice: "bogus"})
-	if err == nil || !strings.Contains(err.Error(), "bogus") || len(f.requests()) != 0 {
-		t.Fatalf("err = %v, %d requests; want an error naming the choice and nothing sent", err, len(f.requests()))
+	if err == nil || !strings.Contains(err.Error(), "bogus") || len(f.bodies()) != 0 {
+		t.Fatalf("err = %v, %d requests; want an error naming the choice and nothing sent", err, len(f.bodies()))
 	}
 }
 
@@ -356,7 +325,7 @@ func TestTranslateBadArguments(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), "message 2") {
 					t.Fatalf("err = %v, want one naming message 2", err)
 				}
-				if n := len(f.requests()); n != 0 {
+				if n := len(f.bodies()); n != 0 {
 					t.Fatalf("%d requests sent", n)
 				}
 			})
@@ -413,7 +382,7 @@ func TestTranslateHooksOnceAndNothingExecutes(t *testing.T) {
 				t.Fatalf("BeforeLLM %d, AfterLLM %d; want 1 each", before, after)
 			}
 			mustEqual(t, "toolCalls", res.ToolCalls, []TranslatedToolCall{{ID: "t1", Name: "boom", Arguments: `{"x":1}`}})
-			mustEqual(t, "requests", len(f.requests()), 1)
+			mustEqual(t, "requests", len(f.bodies()), 1)
 		})
 	}
 }
@@ -443,8 +412,8 @@ func TestTranslateBeforeLLMOverride(t *testing.T) {
 	c = trClient(g, StyleOpenAI, func(o *ClientOptions) {
 		o.Hooks = &Hooks{BeforeLLM: func(context.Context, BeforeLLMEvent) (*LLMOverride, error) { return nil, fmt.Errorf("veto") }}
 	})
-	if _, err := c.Translate(context.Background(), TranslateRequest{Messages: swap}); err == nil || err.Error() != "veto" || len(g.requests()) != 0 {
-		t.Fatalf("err = %v, %d requests; want the hook's error and nothing sent", err, len(g.requests()))
+	if _, err := c.Translate(context.Background(), TranslateRequest{Messages: swap}); err == nil || err.Error() != "veto" || len(g.bodies()) != 0 {
+		t.Fatalf("err = %v, %d requests; want the hook's error and nothing sent", err, len(g.bodies()))
 	}
 }
 
@@ -458,7 +427,7 @@ func TestTranslateRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reqs := f.requests()
+			reqs := f.bodies()
 			if len(reqs) != 2 {
 				t.Fatalf("%d requests, want 2 (a 503, then success)", len(reqs))
 			}
@@ -488,7 +457,7 @@ func TestTranslateCarriesNoState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reqs := f.requests()
+			reqs := f.bodies()
 			mustEqual(t, "second messages", reqs[1]["messages"], []any{map[string]any{"role": "user", "content": "two"}})
 			mustEqual(t, "first finish", a.FinishReason, "tool_calls")
 			mustEqual(t, "second finish", b.FinishReason, "stop")
@@ -510,7 +479,7 @@ func TestTranslateClientErrors(t *testing.T) {
 	if _, err := trClient(f, StyleOpenAI, func(o *ClientOptions) { o.APIKey = "" }).Translate(context.Background(), TranslateRequest{Messages: msgs}); err == nil || !strings.Contains(err.Error(), "APIKey") {
 		t.Fatalf("no key: err = %v", err)
 	}
-	if n := len(f.requests()); n != 0 {
+	if n := len(f.bodies()); n != 0 {
 		t.Fatalf("%d requests sent", n)
 	}
 	hang := newFakeLLM(t)

@@ -57,33 +57,20 @@ func (w *World) runCallMetadata(n int, raw string) error {
 // toolResults is every tool result in one request body, in order: openai's tool messages and
 // anthropic's tool_result blocks (a block's content is a string or a list of text blocks).
 func toolResults(body map[string]any) []string {
-	var out []string
 	msgs, _ := body["messages"].([]any)
-	for _, m := range msgs {
-		msg, _ := m.(map[string]any)
-		if msg["role"] == "tool" {
-			out = append(out, common.ContentText(msg["content"]))
-			continue
-		}
-		blocks, _ := msg["content"].([]any)
-		for _, b := range blocks {
-			if blk, _ := b.(map[string]any); blk["type"] == "tool_result" {
-				out = append(out, common.ContentText(blk["content"]))
-			}
-		}
+	var out []string
+	for _, r := range common.ToolResults(msgs) {
+		out = append(out, r.Content)
 	}
 	return out
 }
 
 func (w *World) toolResultSentBack(n int, want string) error {
-	bodies, err := llm.Bodies(w.A)
+	body, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
-	if n < 1 || n > len(bodies) {
-		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
-	}
-	got := toolResults(bodies[n-1])
+	got := toolResults(body)
 	if len(got) != 1 || got[0] != want {
 		return fmt.Errorf("LLM request %d sends back the tool results %s; want exactly one, %s", n, common.CompactJSON(got), common.CompactJSON(want))
 	}

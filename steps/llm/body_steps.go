@@ -299,15 +299,24 @@ func (w *World) offersTools(list string) error {
 	return nil
 }
 
-func (w *World) requestCarriesToolOutput(n int, output string) error {
+// body is LLM request n (counted from 1), decoded.
+func (w *World) body(n int) (map[string]any, error) {
 	bodies, err := w.bodies()
+	if err != nil {
+		return nil, err
+	}
+	if n < 1 || n > len(bodies) {
+		return nil, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
+	}
+	return bodies[n-1], nil
+}
+
+func (w *World) requestCarriesToolOutput(n int, output string) error {
+	body, err := w.body(n)
 	if err != nil {
 		return err
 	}
-	if n < 1 || n > len(bodies) {
-		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
-	}
-	if !strings.Contains(common.JSONString(bodies[n-1]["messages"]), output) {
+	if !strings.Contains(common.JSONString(body["messages"]), output) {
 		return fmt.Errorf("LLM request %d does not carry the tool output %q in its messages", n, output)
 	}
 	return nil

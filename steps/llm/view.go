@@ -46,6 +46,21 @@ func EnsureClient(a *kernel.Attempt) error { return kernel.Get[World](a).ensureC
 // Bodies are the LLM request bodies of the attempt, decoded.
 func Bodies(a *kernel.Attempt) ([]map[string]any, error) { return kernel.Get[World](a).bodies() }
 
+// Body is LLM request n (counted from 1), decoded; a harness-side error when there is none.
+func Body(a *kernel.Attempt, n int) (map[string]any, error) { return kernel.Get[World](a).body(n) }
+
+// LastResult is what the last client.run or client.ask that returned gave.
+func LastResult(a *kernel.Attempt) (map[string]any, error) {
+	rs := Of(a).Results
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("harness: no run returned a result")
+	}
+	return rs[len(rs)-1], nil
+}
+
+// RequestCount checks how many requests the fake LLM received.
+func RequestCount(a *kernel.Attempt, n int) error { return kernel.Get[World](a).llmRequestCount(n) }
+
 // protocol is the area's protocol fragment.
 //
 //go:embed protocol.json

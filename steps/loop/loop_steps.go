@@ -115,40 +115,19 @@ func (w *World) assistantMessageIs(n int, raw string) error {
 	return common.SameJSON(fmt.Sprintf("the assistant message of LLM request %d", n), raw, found[0])
 }
 
-// lastResult is what the last client.run returned.
-func (w *World) lastResult() (map[string]any, error) {
-	rs := w.llm().Results
-	if len(rs) == 0 {
-		return nil, fmt.Errorf("harness: no run returned a result")
-	}
-	return rs[len(rs)-1], nil
-}
-
 // runResultHas compares the named fields of the run result, each exactly.
 func (w *World) runResultHas(raw string) error {
-	r, err := w.lastResult()
+	r, err := llm.LastResult(w.A)
 	if err != nil {
 		return err
 	}
 	return common.HasFields("the run result", raw, r)
 }
 
-// body is LLM request n (counted from 1) as the fake received it.
-func (w *World) body(n int) (map[string]any, error) {
-	reqs := w.llm().Route.Requests()
-	if n < 1 || n > len(reqs) {
-		return nil, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(reqs), n)
-	}
-	if reqs[n-1].Body == nil {
-		return nil, fmt.Errorf("LLM request %d is not a JSON object", n)
-	}
-	return reqs[n-1].Body, nil
-}
-
 // systemPromptIs reads the system prompt where the style puts it: openai's first message
 // with role system, anthropic's top-level system string.
 func (w *World) systemPromptIs(n int, doc *godog.DocString) error {
-	body, err := w.body(n)
+	body, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -171,7 +150,7 @@ func (w *World) systemPromptIs(n int, doc *godog.DocString) error {
 }
 
 func (w *World) messages(n int) ([]any, error) {
-	body, err := w.body(n)
+	body, err := llm.Body(w.A, n)
 	if err != nil {
 		return nil, err
 	}

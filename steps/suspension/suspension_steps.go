@@ -178,15 +178,15 @@ func (w *World) waitForEach(list string) error {
 	seen := map[string]int{}
 	for _, c := range calls {
 		req, _ := c["request"].(map[string]any)
-		seen[str(req["id"])]++
+		seen[fmt.Sprint(req["id"])]++
 	}
 	for _, name := range names {
 		t, err := w.tool(name)
 		if err != nil {
 			return err
 		}
-		if seen[str(t.request["id"])] != 1 {
-			return fmt.Errorf("waitFor saw the request of %q %d times; want once: %s", name, seen[str(t.request["id"])], common.CompactJSON(calls))
+		if seen[fmt.Sprint(t.request["id"])] != 1 {
+			return fmt.Errorf("waitFor saw the request of %q %d times; want once: %s", name, seen[fmt.Sprint(t.request["id"])], common.CompactJSON(calls))
 		}
 	}
 	return nil
@@ -242,16 +242,8 @@ func (w *World) ranAgain(name, raw string) error {
 	return nil
 }
 
-func (w *World) lastResult() (map[string]any, error) {
-	rs := w.llm().Results
-	if len(rs) == 0 {
-		return nil, fmt.Errorf("harness: no run returned a result")
-	}
-	return rs[len(rs)-1], nil
-}
-
 func (w *World) pending() (map[string]any, error) {
-	r, err := w.lastResult()
+	r, err := llm.LastResult(w.A)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +284,7 @@ func (w *World) pendingField(key, raw string) error {
 }
 
 func (w *World) noPending() error {
-	r, err := w.lastResult()
+	r, err := llm.LastResult(w.A)
 	if err == nil && r["pending"] != nil {
 		err = fmt.Errorf("the run has the pending request %s; want none", common.CompactJSON(r["pending"]))
 	}
@@ -300,7 +292,7 @@ func (w *World) noPending() error {
 }
 
 func (w *World) messages() ([]any, error) {
-	r, err := w.lastResult()
+	r, err := llm.LastResult(w.A)
 	if err != nil {
 		return nil, err
 	}
@@ -314,9 +306,9 @@ func (w *World) endsWithOne(name string) error {
 	if err != nil {
 		return err
 	}
-	results := toolResults(msgs)
-	appended := toolResults(append(assistantOf(msgs), tail(msgs)...))
-	if len(appended) != 1 || appended[0].name != name {
+	results := common.ToolResults(msgs)
+	appended := common.ToolResults(append(assistantOf(msgs), tail(msgs)...))
+	if len(appended) != 1 || appended[0].Name != name {
 		return fmt.Errorf("the run's messages end with %d tool results %s; want one, for the call of %q (every result: %s)",
 			len(appended), describe(appended), name, describe(results))
 	}
@@ -332,10 +324,10 @@ func assistantOf(msgs []any) []any {
 	return []any{msgs[len(msgs)-len(t)-1]}
 }
 
-func describe(rs []toolResult) string {
+func describe(rs []common.ToolResult) string {
 	var parts []string
 	for _, r := range rs {
-		parts = append(parts, fmt.Sprintf("%s(%s)=%q", r.name, r.id, common.ClipString(r.content, 80)))
+		parts = append(parts, fmt.Sprintf("%s(%s)=%q", r.Name, r.ID, common.ClipString(r.Content, 80)))
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
@@ -345,43 +337,40 @@ func (w *World) lastResultHolds(want string) error {
 	if err != nil {
 		return err
 	}
-	rs := toolResults(msgs)
+	rs := common.ToolResults(msgs)
 	if len(rs) == 0 {
 		return fmt.Errorf("the run's messages hold no tool result")
 	}
-	if got := rs[len(rs)-1].content; got != want {
+	if got := rs[len(rs)-1].Content; got != want {
 		return fmt.Errorf("the run's last tool result holds %q; want exactly %q", got, want)
 	}
 	return nil
 }
 
 // resultFor is the tool result for name's call in LLM request n.
-func (w *World) resultFor(n int, name string) (toolResult, error) {
-	bodies, err := llm.Bodies(w.A)
+func (w *World) resultFor(n int, name string) (common.ToolResult, error) {
+	body, err := llm.Body(w.A, n)
 	if err != nil {
-		return toolResult{}, err
+		return common.ToolResult{}, err
 	}
-	if n < 1 || n > len(bodies) {
-		return toolResult{}, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
-	}
-	msgs, _ := bodies[n-1]["messages"].([]any)
-	rs := toolResults(msgs)
-	var found []toolResult
+	msgs, _ := body["messages"].([]any)
+	rs := common.ToolResults(msgs)
+	var found []common.ToolResult
 	for _, r := range rs {
-		if r.name == name {
+		if r.Name == name {
 			found = append(found, r)
 		}
 	}
 	if len(found) != 1 {
-		return toolResult{}, fmt.Errorf("LLM request %d carries %d tool results for %q; want one: %s", n, len(found), name, describe(rs))
+		return common.ToolResult{}, fmt.Errorf("LLM request %d carries %d tool results for %q; want one: %s", n, len(found), name, describe(rs))
 	}
 	return found[0], nil
 }
 
 func (w *World) carries(n int, name, want string) error {
 	r, err := w.resultFor(n, name)
-	if err == nil && r.content != want {
-		err = fmt.Errorf("LLM request %d carries, for %q, %q; want exactly %q", n, name, r.content, want)
+	if err == nil && r.Content != want {
+		err = fmt.Errorf("LLM request %d carries, for %q, %q; want exactly %q", n, name, r.Content, want)
 	}
 	return err
 }
@@ -393,8 +382,8 @@ func (w *World) carriesJSON(n int, name, raw string) error {
 		return err
 	}
 	var got any
-	if err := json.Unmarshal([]byte(r.content), &got); err != nil {
-		return fmt.Errorf("LLM request %d carries, for %q, %q, which is not JSON", n, name, common.ClipString(r.content, 300))
+	if err := json.Unmarshal([]byte(r.Content), &got); err != nil {
+		return fmt.Errorf("LLM request %d carries, for %q, %q, which is not JSON", n, name, common.ClipString(r.Content, 300))
 	}
 	return common.SameJSON(fmt.Sprintf("LLM request %d's tool result for %q", n, name), raw, got)
 }
@@ -418,8 +407,8 @@ func (w *World) carriesResumed(n int, name string) error {
 
 func (w *World) marksError(n int, name string) error {
 	r, err := w.resultFor(n, name)
-	if err == nil && r.isError != true {
-		err = fmt.Errorf("LLM request %d's tool result for %q carries \"is_error\": %s; want true", n, name, common.CompactJSON(r.isError))
+	if err == nil && r.IsError != true {
+		err = fmt.Errorf("LLM request %d's tool result for %q carries \"is_error\": %s; want true", n, name, common.CompactJSON(r.IsError))
 	}
 	return err
 }
@@ -454,7 +443,7 @@ func (w *World) pendingEvent(name string) error {
 	if err != nil {
 		return err
 	}
-	r, err := w.lastResult()
+	r, err := llm.LastResult(w.A)
 	if err != nil {
 		return err
 	}
@@ -476,6 +465,16 @@ func (w *World) pendingEvent(name string) error {
 	for _, e := range events[:at] {
 		if ev, _ := e.(map[string]any); ev["type"] == "tool_result" && ev["name"] == name {
 			return fmt.Errorf("the stream's tool_result for %q came before its pending event: %s", name, common.ClipString(common.CompactJSON(events), 600))
+		}
+	}
+	return nil
+}
+
+// tail is what follows the last assistant message: the tool results a run appended.
+func tail(messages []any) []any {
+	for i := len(messages) - 1; i >= 0; i-- {
+		if m, _ := messages[i].(map[string]any); m["role"] == "assistant" {
+			return messages[i+1:]
 		}
 	}
 	return nil

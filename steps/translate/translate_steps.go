@@ -24,7 +24,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^the client translates, with the scenario's toolkit, the request:$`, (*World).translatesWithToolkit)
 
 	// What it returned and what reached the wire.
-	sc.Step(`^the translate made (\d+) LLM requests?$`, (*World).requests)
+	sc.Step(`^the translate made (\d+) LLM requests?$`, func(w *World, n int) error { return llm.RequestCount(w.A, n) })
 	sc.Step(`^the translate result has (\{.*\})$`, (*World).resultHas)
 	sc.Step(`^the translate's tool calls are, in order, (.+)$`, (*World).callIDs)
 	sc.Step(`^the translate's tool call "([^"]*)" has arguments that parse to (\{.*\})$`, (*World).argsParse)
@@ -113,13 +113,6 @@ func (w *World) last() (map[string]any, error) {
 		return nil, fmt.Errorf("harness: no translate returned a result")
 	}
 	return rs[len(rs)-1], nil
-}
-
-func (w *World) requests(n int) error {
-	if got := len(w.llm().Route.Requests()); got != n {
-		return fmt.Errorf("the fake LLM got %d requests; want %d", got, n)
-	}
-	return nil
 }
 
 func (w *World) resultHas(raw string) error {
@@ -239,19 +232,8 @@ func (w *World) noToolRan() error {
 	return nil
 }
 
-func (w *World) body(n int) (map[string]any, error) {
-	bodies, err := llm.Bodies(w.A)
-	if err != nil {
-		return nil, err
-	}
-	if n < 1 || n > len(bodies) {
-		return nil, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
-	}
-	return bodies[n-1], nil
-}
-
 func (w *World) message(n, i int) (map[string]any, error) {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +246,7 @@ func (w *World) message(n, i int) (map[string]any, error) {
 }
 
 func (w *World) messageCount(n, want int) error {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -325,7 +307,7 @@ func (w *World) toolResultOrder(n, i int, list string) error {
 }
 
 func (w *World) noRole(n int, list string) error {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -343,7 +325,7 @@ func (w *World) noRole(n int, list string) error {
 // fieldContains: a top-level text field holds each quoted text, in order (the separator
 // between them is another scenario's pin).
 func (w *World) fieldContains(n int, key, list string) error {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -362,7 +344,7 @@ func (w *World) fieldContains(n int, key, list string) error {
 }
 
 func (w *World) fieldIs(n int, key, raw string) error {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -374,7 +356,7 @@ func (w *World) fieldIs(n int, key, raw string) error {
 }
 
 func (w *World) fieldAbsent(n int, key string) error {
-	b, err := w.body(n)
+	b, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -385,11 +367,11 @@ func (w *World) fieldAbsent(n int, key string) error {
 }
 
 func (w *World) sameField(n, m int, key string) error {
-	a, err := w.body(n)
+	a, err := llm.Body(w.A, n)
 	if err != nil {
 		return err
 	}
-	b, err := w.body(m)
+	b, err := llm.Body(w.A, m)
 	if err != nil {
 		return err
 	}
