@@ -1,21 +1,24 @@
+// The resilience area (upstream SPEC §8 Resilience): Retries, RetryBaseMs and TimeoutMs as given,
+// and an OnError stub calling back resilience.onError.
 using System.Text.Json.Nodes;
 using Toolnexus;
 
 namespace ConformanceAdapter;
 
-// The resilience area (upstream SPEC §8 Resilience): Retries, RetryBaseMs and TimeoutMs as given,
-// and an OnError stub calling back resilience.onError. UNVERIFIED: written to the port's
-// documented API (LlmClient.Options, ErrorInfo, Tier); no .NET SDK on the machine that wrote it.
-public static class ResilienceStubs
+public sealed class AreaResilience : IArea
 {
     public const string OnErrorSlot = "resilience.onError";
 
-    public static void Apply(string client, JsonObject a, LlmClient.Options opts)
+    public void Register(Registry r)
     {
-        if ((int?)a["retries"] is int retries) opts.Retries = retries;
-        if ((int?)a["retryBaseMs"] is int baseMs) opts.RetryBaseMs = baseMs;
-        if ((long?)a["timeoutMs"] is long timeoutMs) opts.TimeoutMs = timeoutMs;
-        if ((bool?)a["onError"] == true) opts.OnError = OnError(client);
+        r.Slot(OnErrorSlot);
+        r.ClientOption((client, a, o) =>
+        {
+            if ((int?)a["retries"] is int retries) o.Retries = retries;
+            if ((int?)a["retryBaseMs"] is int baseMs) o.RetryBaseMs = baseMs;
+            if ((long?)a["timeoutMs"] is long timeoutMs) o.TimeoutMs = timeoutMs;
+            if ((bool?)a["onError"] == true) o.OnError = OnError(client);
+        });
     }
 
     // The port's ErrorInfo as given (Status on an HTTP failure, Error on a transport one); the

@@ -1,22 +1,24 @@
 // The translate area (upstream SPEC §11): client.translate hands one Translate.Request, with
 // exactly the fields given set, to the port's TranslateAsync and reports its Translate.Result as
-// the port returned it. The toolkit is declared, never run. Unverified: never compiled.
+// the port returned it. The toolkit is declared, never run.
 using System.Text.Json.Nodes;
 using Toolnexus;
 
 namespace ConformanceAdapter;
 
-public sealed partial class Adapter
+public sealed class AreaTranslate : IArea
 {
-    private async Task<JsonObject> ClientTranslateAsync(JsonObject a)
+    public void Register(Registry r) => r.Op("client.translate", TranslateAsync);
+
+    private static async Task<JsonObject> TranslateAsync(JsonObject a)
     {
-        var client = LookupClient(a).Client;
+        var client = Handles.Client(a);
         var req = new Translate.Request
         {
             Messages = Json.Arg<List<object?>>(a, "messages") ?? throw AdapterError.Failed("adapter: messages is missing"),
         };
         if (a.ContainsKey("tools")) req.Tools = Json.Arg<List<object?>>(a, "tools");
-        if ((string?)a["toolkit"] is string tk) req.Toolkit = LookupToolkit(tk);
+        if ((string?)a["toolkit"] is string tk) req.Toolkit = Handles.Toolkits[tk];
         if (a.ContainsKey("toolChoice")) req.ToolChoice = Json.FromJson(a["toolChoice"]);
         if (a.ContainsKey("system")) req.System = (string?)a["system"];
         if ((int?)a["maxTokens"] is int max) req.MaxTokens = max;

@@ -1,19 +1,23 @@
+// The skills area (upstream SPEC §3): toolkit.create's skill options, toolkit.skillsPrompt and
+// skills.list.
 using System.Text.Json.Nodes;
 using Toolnexus;
 
 namespace ConformanceAdapter;
 
-// The skill source (upstream SPEC §3): toolkit.create's skill options, toolkit.skillsPrompt
-// (in Ops.cs's dispatch) and skills.list. Written to the port's documented API; not compiled
-// here (no .NET on this machine).
-public sealed partial class Adapter
+public sealed class AreaSkills : IArea
 {
-    // Skills only when asked: no skillsDir leaves SkillsDir null (off).
-    private static void SkillOptions(JsonObject a, Toolkit.Options opts)
+    public void Register(Registry r)
     {
-        if (a["skillsDir"] is JsonArray dirs) opts.SkillsDir = dirs.Select(d => (string)d!).ToList();
-        if (a["skillSampleLimit"] is JsonValue n) opts.SkillSampleLimit = (int)n;
-        if (a["skillsFilter"] is JsonObject f) opts.SkillsFilter = f.ToDictionary(kv => kv.Key, kv => (bool)kv.Value!);
+        // Skills only when asked: no skillsDir leaves SkillsDir null (off).
+        r.ToolkitOption((_, a, o) =>
+        {
+            if (a["skillsDir"] is JsonArray dirs) o.SkillsDir = dirs.Select(d => (string)d!).ToList();
+            if (a["skillSampleLimit"] is JsonValue n) o.SkillSampleLimit = (int)n;
+            if (a["skillsFilter"] is JsonObject f) o.SkillsFilter = f.ToDictionary(kv => kv.Key, kv => (bool)kv.Value!);
+        });
+        r.Op("toolkit.skillsPrompt", a => new JsonObject { ["prompt"] = Handles.Toolkit(a).SkillsPrompt() });
+        r.Op("skills.list", SkillsList);
     }
 
     // SkillSource.ListSkills with the roots only: the inventory is unfiltered (S3).

@@ -1,27 +1,25 @@
+// The hooks area (upstream SPEC §8 Hooks): LlmClient.Hooks AfterLLM, BeforeTool and AfterTool
+// stubs calling back hooks.* (BeforeLLM is the llm area's).
 using System.Text.Json.Nodes;
 using Toolnexus;
 
 namespace ConformanceAdapter;
 
-// The hooks area: LlmClient.Hooks AfterLLM, BeforeTool and AfterTool stubs calling back hooks.*
-// (upstream SPEC §8 Hooks; BeforeLLM is the llm area's, in Host.cs). Written to the port's
-// documented API; not compiled here (no .NET on this machine).
-public static class HookStubs
+public sealed class AreaHooks : IArea
 {
     public const string AfterLLMSlot = "hooks.afterLLM", BeforeToolSlot = "hooks.beforeTool", AfterToolSlot = "hooks.afterTool";
 
-    // The hooks client.create asked for, beforeLLM included; null when none.
-    public static LlmClient.Hooks? For(string client, JsonObject a)
+    public void Register(Registry r)
     {
-        bool On(string k) => (bool?)a[k] == true;
-        if (!On("beforeLLM") && !On("afterLLM") && !On("beforeTool") && !On("afterTool")) return null;
-        return new LlmClient.Hooks
+        r.Slot(AfterLLMSlot);
+        r.Slot(BeforeToolSlot);
+        r.Slot(AfterToolSlot);
+        r.ClientOption((client, a, o) =>
         {
-            BeforeLLM = On("beforeLLM") ? Host.BeforeLLM(client) : null,
-            AfterLLM = On("afterLLM") ? AfterLLM(client) : null,
-            BeforeTool = On("beforeTool") ? BeforeTool(client) : null,
-            AfterTool = On("afterTool") ? AfterTool(client) : null,
-        };
+            if ((bool?)a["afterLLM"] == true) (o.Hooks ??= new LlmClient.Hooks()).AfterLLM = AfterLLM(client);
+            if ((bool?)a["beforeTool"] == true) (o.Hooks ??= new LlmClient.Hooks()).BeforeTool = BeforeTool(client);
+            if ((bool?)a["afterTool"] == true) (o.Hooks ??= new LlmClient.Hooks()).AfterTool = AfterTool(client);
+        });
     }
 
     private static Action<LlmClient.AfterLLMEvent> AfterLLM(string client) => ev =>
@@ -38,8 +36,7 @@ public static class HookStubs
 
     private static Func<LlmClient.AfterToolEvent, LlmClient.ToolOverride?> AfterTool(string client) => ev =>
     {
-        var result = new JsonObject { ["output"] = ev.Result.Output, ["isError"] = ev.Result.IsError };
-        if (ev.Result.Metadata != null) result["metadata"] = Json.ToNode(ev.Result.Metadata);
+        var result = AreaLlm.WithMetadata(new JsonObject { ["output"] = ev.Result.Output, ["isError"] = ev.Result.IsError }, ev.Result.Metadata);
         var (value, _) = Host.Call(AfterToolSlot, new JsonObject { ["client"] = client, ["name"] = ev.Name,
             ["args"] = Json.ToNode(ev.Args), ["id"] = ev.Id, ["turn"] = ev.Turn, ["result"] = result });
         return value is Dictionary<string, object?> o && ToResult(o.GetValueOrDefault("result")) is { } r ? LlmClient.ToolOverride.WithResult(r) : null;
@@ -47,5 +44,5 @@ public static class HookStubs
 
     // {output, isError} as the port's ToolResult; with pending (a guard-raised suspension, §10)
     // it carries Metadata {pending: the port's Request}.
-    private static ToolResult? ToResult(object? v) => v is Dictionary<string, object?> m ? SuspensionStubs.Result(m) : null;
+    private static ToolResult? ToResult(object? v) => v is Dictionary<string, object?> m ? AreaSuspension.Result(m) : null;
 }
