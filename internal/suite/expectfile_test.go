@@ -36,6 +36,8 @@ func TestColumnsAreJudgedByTheirVersionsFile(t *testing.T) {
 		{"go", "v0.0.0 (replaced by /src/golang)", "go.txt", ""},
 		{"js", "0.17.0 (/cache/js-2)", "js@0.17.0.txt", "judged by expectations/js@0.16.0.txt"},
 		{"java", "0.16.0", "java@0.16.0.txt", ""}, // none at all: an empty set at the release's path
+		// no release number, no js.txt, but js has release files: every failure red, and said so
+		{"js", "v0.0.0 (replaced by /src/js)", "js.txt", "names no release and there is no expectations/js.txt"},
 	} {
 		im, err := ports.ResolveIn(realRoot(t), c.column)
 		if err != nil {
