@@ -102,7 +102,6 @@ func (openaiWire) decode(raw []byte) (reply, error) {
 	}
 	msg := resp.Choices[0].Message
 	rep.text = jsonText(msg.Content)
-	// A null content is sent back as "", as the published port does.
 	rep.assistant = map[string]any{"role": "assistant", "content": rep.text}
 	for _, tc := range msg.ToolCalls {
 		rep.calls = append(rep.calls, call{id: tc.ID, name: tc.Function.Name, args: parseArgs(jsonText(tc.Function.Arguments))})
@@ -113,6 +112,11 @@ func (openaiWire) decode(raw []byte) (reply, error) {
 			wireCalls[i] = openaiToolCall(tc.ID, tc.Function.Name, jsonText(tc.Function.Arguments))
 		}
 		rep.assistant["tool_calls"] = wireCalls
+		// A tool-call turn without text goes back with a null content, in run as in stream
+		// (SPEC.md §9, C9.15).
+		if rep.text == "" {
+			rep.assistant["content"] = nil
+		}
 	}
 	return rep, nil
 }
@@ -194,7 +198,7 @@ func (openaiWire) decodeStream(r io.Reader, emit func(StreamEvent)) (reply, erro
 		wireCalls[i] = openaiToolCall(p.id, p.name, p.args)
 		rep.calls = append(rep.calls, call{id: p.id, name: p.name, args: parseArgs(p.args)})
 	}
-	// Streamed tool-call turns carry null content when no text came, as the published port does.
+	// A tool-call turn without text goes back with a null content (SPEC.md §9, C9.15).
 	var content any
 	if rep.text != "" {
 		content = rep.text

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 )
@@ -109,7 +110,7 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 		frags := make([][]string, len(a.calls))
 		for i, c := range a.calls {
 			open(i, c)
-			frags[i] = pieces(c.args)
+			frags[i] = pieces(c.streamedArguments())
 		}
 		for k := 0; ; k++ {
 			sent := false
@@ -126,7 +127,7 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	} else {
 		for i, c := range a.calls {
 			open(i, c)
-			for _, p := range pieces(c.args) {
+			for _, p := range pieces(c.streamedArguments()) {
 				fragment(i, p)
 			}
 		}
@@ -136,6 +137,17 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	usage["usage"] = openAIUsage(a)
 	s.event("", usage)
 	s.raw("", []byte("[DONE]"))
+}
+
+// streamedArguments is the text a stream sends in pieces: a scripted raw value that is a JSON
+// string, unquoted (its spacing and key order kept); anything else a stream cannot carry as
+// text, so the JSON text of the arguments.
+func (c call) streamedArguments() string {
+	var text string
+	if c.raw != nil && json.Unmarshal(c.raw, &text) == nil {
+		return text
+	}
+	return c.args
 }
 
 // arguments is openai's "arguments" value: the scripted raw value, else the JSON text.

@@ -75,7 +75,8 @@ type ToolCall struct {
 	Args map[string]any
 	// RawArguments, when set, is sent as openai's "arguments" exactly (a JSON
 	// string that is not JSON, "", or an object instead of a string), as
-	// providers in the wild do; non-streamed openai answers only.
+	// providers in the wild do. A stream sends a raw JSON string's text in pieces,
+	// and the JSON text of Args for any other raw value.
 	RawArguments json.RawMessage
 }
 

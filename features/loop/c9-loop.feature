@@ -289,13 +289,18 @@ Feature: Contract C9 - the unified client loop
 
   @id:c9-openai-assistant-echo @recommended @src:rec-c9-assistant-echo
   @C9.15
-  Scenario: openai's assistant turn goes back as role, content "" and tool_calls, without the provider's extra fields
+  Scenario Outline: openai's assistant turn goes back as role, a null content and tool_calls, without the provider's extra fields (<mode>)
     Given an openai client
     And a toolkit with the host tool "ping"
     And the fake LLM first calls the tool "ping" beside the reasoning_content "r", and then answers "done"
-    When the client runs "go" in run mode
+    When the client runs "go" in <mode> mode
     Then the call succeeds
-    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
 
   @id:c9-anthropic-thinking-echo @recommended @src:rec-c9-thinking
   @C9.16
@@ -391,11 +396,16 @@ Feature: Contract C9 - the unified client loop
 
   @id:c9-openai-assistant-echo-raw @recommended @src:rec-c9-assistant-echo
   @C9.15
-  Scenario: openai's assistant turn echoes the model's arguments text as it came, spacing and key order kept
+  Scenario Outline: openai's assistant turn echoes the model's arguments text as it came, spacing and key order kept (<mode>)
     Given an openai client
     And a toolkit with the host tool "echo"
     And the fake LLM first calls the tool "echo" with the raw openai arguments "{\"b\": 2,  \"a\": \"é\"}", and then answers "done"
-    When the client runs "go" in run mode
+    When the client runs "go" in <mode> mode
     Then the call succeeds
-    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "echo", "arguments": "{\"b\": 2,  \"a\": \"é\"}"}}]}
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "echo", "arguments": "{\"b\": 2,  \"a\": \"é\"}"}}]}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
 
