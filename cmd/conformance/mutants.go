@@ -64,22 +64,7 @@ func cmdMutants(args []string) int {
 		// 24 (port.json jobs), whose processes would be started for every mutant.
 		base.Jobs = suite.DefaultJobs()
 	}
-	// A mutant that breaks the ADR needs one failing scenario to be caught, so its scenarios
-	// run once; the clean reference and the correct variants (keeps:) get the retries a
-	// real port gets, so a loaded machine cannot turn them red.
-	run := func(env []string, once bool, tags string) (*result.PortResult, error) {
-		opts := base
-		opts.AdapterEnv = env
-		opts.NoRetry = once
-		if tags != "" {
-			opts.Tags = withoutX3(tags) // X.3 needs a baseline, which a mutant run never has
-		}
-		rs, err := suite.Run(context.Background(), opts)
-		if err != nil {
-			return nil, err
-		}
-		return rs[0], nil
-	}
+	run := mutantRunner(base)
 
 	known, err := knownTags(c.root)
 	if err != nil {
@@ -106,8 +91,9 @@ func cmdMutants(args []string) int {
 	}
 
 	survivors, broken, falseRed := 0, 0, 0
+	var mislabelled []string // killed only outside their own claims: reported, not a failure
 	caught := map[string]bool{} // scenario names some mutant made fail
-	fmt.Printf("\n%-36s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by (catalogue IDs: failing scenarios)")
+	fmt.Printf("\n%-36s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by: catalogue IDs (failing scenarios)")
 	// Mutants are judged side by side, one per core: a mutant's build is CPU while another's
 	// scenarios mostly wait on the fakes' clocks. Lines are printed in the mutants' order.
 	verdicts := make([]mutantVerdict, len(ms))
@@ -133,10 +119,13 @@ func cmdMutants(args []string) int {
 		}()
 	}
 	wg.Wait()
-	for _, v := range verdicts {
+	for i, v := range verdicts {
 		survivors += v.survived
 		broken += v.broken
 		falseRed += v.falseRed
+		if v.outside {
+			mislabelled = append(mislabelled, ms[i].Name)
+		}
 		for _, sc := range v.failed {
 			caught[sc] = true
 		}
@@ -157,6 +146,9 @@ func cmdMutants(args []string) int {
 	for _, n := range never {
 		fmt.Printf("  never failed: %s\n", n)
 	}
+	if len(mislabelled) > 0 {
+		fmt.Printf("%d mutants were killed only outside the claims they name (their breaks: line is wrong): %s\n", len(mislabelled), strings.Join(mislabelled, ", "))
+	}
 	fmt.Printf("mutation run took %s\n", time.Since(start).Round(time.Second))
 	if len(cleanFails) > 0 || survivors > 0 || broken > 0 || falseRed > 0 {
 		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, %d correct variants failed, clean reference failed %d scenarios\n",
@@ -166,6 +158,30 @@ func cmdMutants(args []string) int {
 	fmt.Printf("all %d mutants killed, %d correct variants pass; the clean reference passes all %d scenarios it can express (%d unsupported)\n",
 		kills, len(ms)-kills, len(clean.Scenarios)-len(unsupportedOf(clean)), len(unsupportedOf(clean)))
 	return 0
+}
+
+// mutantRun runs the suite on the reference built from env's TOOLNEXUS_GO: once (no retries)
+// when once is set, on the scenarios tags selects ("": the --tags given, or all), without X.3.
+type mutantRun func(env []string, once bool, tags string) (*result.PortResult, error)
+
+// mutantRunner is the mutantRun of a mutant run's options. A mutant that breaks the ADR needs
+// one failing scenario to be caught, so its own claims' scenarios run once; the clean
+// reference, the correct variants (keeps:) and a mutant's whole-suite fallback get the retries
+// a real port gets, so a loaded machine cannot turn them red, nor a flake kill a survivor.
+func mutantRunner(base suite.Options) mutantRun {
+	return func(env []string, once bool, tags string) (*result.PortResult, error) {
+		opts := base
+		opts.AdapterEnv = env
+		opts.NoRetry = once
+		if tags != "" {
+			opts.Tags = withoutX3(tags) // X.3 needs a baseline, which a mutant run never has
+		}
+		rs, err := suite.Run(context.Background(), opts)
+		if err != nil {
+			return nil, err
+		}
+		return rs[0], nil
+	}
 }
 
 // failed lists the scenarios that did not pass. Unsupported is not among them: the reference
@@ -240,12 +256,13 @@ func retried(r *result.PortResult) int {
 // claimRe finds catalogue IDs (C9.11, G1.4, A4.2, X.2) in a mutant's breaks: line.
 var claimRe = regexp.MustCompile(`\b(?:[A-Z]\d+|X)\.\d+\b`)
 
-// mutantTags narrows a mutant's run to the claims it says it breaks: the scenarios tagged with
-// the catalogue IDs of its breaks: line that some scenario carries, so it is caught by its own
-// claim's scenarios or reported as surviving (a wrong tag shows). A mutant that names no
-// known ID, and every correct variant (keeps:, which must pass everything of its contract),
-// falls back to the contract: @contract for gaps C1 ... C15, the other features for ADR 0001's
-// gaps. The clean reference still runs everything, and --tags still wins.
+// mutantTags narrows a mutant's first run to the claims it says it breaks: the scenarios tagged
+// with the catalogue IDs of its breaks: line that some scenario carries, so a well-labelled
+// mutant costs what its own claims' scenarios cost; judgeMutant runs the rest (restTags) only
+// when it survives them. A mutant that names no known ID, and every correct variant (keeps:,
+// which must pass everything of its contract), falls back to the contract: @contract for gaps
+// C1 ... C15, the other features for ADR 0001's gaps. The clean reference still runs
+// everything, and --tags still wins ("": the mutant runs what --tags selects, and only that).
 func mutantTags(m mutant.Mutant, given string, known map[string]bool) string {
 	if given != "" {
 		return ""
@@ -299,29 +316,50 @@ type mutantVerdict struct {
 	line                       string
 	survived, broken, falseRed int
 	failed                     []string // scenarios it made fail
+	// outside: its own claims' scenarios all passed and the whole-suite fallback caught it,
+	// so its breaks: line names the wrong claims (or, naming none, the wrong gap).
+	outside bool
 }
 
-// judgeMutant builds one mutant of the reference and runs its claims' scenarios (all of them
-// for a correct variant): a correct variant must pass, a mutant must make one fail.
-func judgeMutant(m mutant.Mutant, cache, root string, run func([]string, bool, string) (*result.PortResult, error), tags string, known map[string]bool) mutantVerdict {
+// judgeMutant builds one mutant of the reference and judges it. A correct variant runs its
+// contract's scenarios (mutantTags) and must pass them. A mutant runs its own claims'
+// scenarios first; only if it survives them does it run the rest of the suite (restTags), and
+// it survives only when nothing failed there either: a bug is not told which claim it breaks,
+// so a mislabelled mutant is killed, and its line says it was killed outside its claims.
+func judgeMutant(m mutant.Mutant, cache, root string, run mutantRun, tags string, known map[string]bool) mutantVerdict {
+	head := fmt.Sprintf("%-36s %-4s ", m.Name, m.Gap)
 	dir := filepath.Join(cache, "mutants", m.Name, "golang")
 	if err := m.Apply(filepath.Join(root, "reference"), dir); err != nil {
-		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%s%-8s %v\n", head, "BROKEN", err), broken: 1}
 	}
-	r, err := run([]string{"TOOLNEXUS_GO=" + dir}, !m.Benign, mutantTags(m, tags, known))
+	env := []string{"TOOLNEXUS_GO=" + dir}
+	own := mutantTags(m, tags, known)
+	r, err := run(env, !m.Benign, own)
 	switch {
 	case err != nil:
-		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %v\n", m.Name, m.Gap, "BROKEN", err), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%s%-8s %v\n", head, "BROKEN", err), broken: 1}
 	case !r.Present:
-		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s does not build: %s\n", m.Name, m.Gap, "BROKEN", r.Reason), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%s%-8s does not build: %s\n", head, "BROKEN", r.Reason), broken: 1}
 	case m.Benign:
 		// A correct variant: any failure is the suite's false red, not a catch.
 		if fails := failed(r); len(fails) > 0 || r.Red() {
-			return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s %d scenarios failed a correct variant (%s): %s [%s]\n", m.Name, m.Gap, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary()), falseRed: 1}
+			return mutantVerdict{line: fmt.Sprintf("%s%-8s %d scenarios failed a correct variant (%s): %s [%s]\n", head, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary()), falseRed: 1}
 		}
-		return mutantVerdict{line: fmt.Sprintf("%-36s %-4s %-8s every scenario passes (%d judged as written after a void quick attempt)\n", m.Name, m.Gap, "held", retried(r))}
+		return mutantVerdict{line: fmt.Sprintf("%s%-8s every scenario passes (%d judged as written after a void quick attempt)\n", head, "held", retried(r))}
 	}
 	v := mutantVerdict{}
+	if _, n := caughtBy(r); n == 0 && own != "" {
+		// Its own claims missed it: the rest of the suite, with retries (a kill here says the
+		// label is wrong, so it must not be a flake's).
+		rest, err := run(env, false, restTags(own))
+		switch {
+		case err != nil:
+			return mutantVerdict{line: fmt.Sprintf("%s%-8s the rest of the suite did not run: %v\n", head, "BROKEN", err), broken: 1}
+		case !rest.Present:
+			return mutantVerdict{line: fmt.Sprintf("%s%-8s the rest of the suite did not run: %s\n", head, "BROKEN", rest.Reason), broken: 1}
+		}
+		r, v.outside = rest, true
+	}
 	for _, o := range r.Scenarios {
 		if o.Status == result.StatusFail {
 			v.failed = append(v.failed, o.Scenario)
@@ -329,9 +367,56 @@ func judgeMutant(m mutant.Mutant, cache, root string, run func([]string, bool, s
 	}
 	ids, n := caughtBy(r)
 	if n == 0 {
-		v.line, v.survived = fmt.Sprintf("%-36s %-4s %-8s nothing failed: %s\n", m.Name, m.Gap, "SURVIVED", m.Breaks), 1
+		where := "in the whole suite"
+		if own == "" {
+			where = "under --tags"
+		}
+		v.line, v.survived = fmt.Sprintf("%s%-8s nothing failed %s: %s\n", head, "SURVIVED", where, m.Breaks), 1
+		v.outside = false
 		return v
 	}
-	v.line = fmt.Sprintf("%-36s %-4s %-8s %s (%d scenarios)\n", m.Name, m.Gap, "killed", strings.Join(ids, " "), n)
+	line := fmt.Sprintf("%s%-8s %s (%s)", head, "killed", strings.Join(ids, " "), scenarioList(v.failed))
+	if v.outside {
+		line += "; " + outsideNote(own)
+	}
+	v.line = line + "\n"
 	return v
+}
+
+// restTags selects the scenarios mutantTags' expression leaves out: each of its or-ed terms
+// negated and and-ed ("@C9.11,@C9.3" gives "~@C9.11 && ~@C9.3"; "@contract" "~@contract").
+func restTags(own string) string {
+	var out []string
+	for _, t := range strings.Split(own, ",") {
+		t = strings.TrimSpace(t)
+		if neg, ok := strings.CutPrefix(t, "~"); ok {
+			out = append(out, neg)
+		} else {
+			out = append(out, "~"+t)
+		}
+	}
+	return strings.Join(out, " && ")
+}
+
+// outsideNote says where a mutant killed only by the rest of the suite was not caught.
+func outsideNote(own string) string {
+	switch own {
+	case "@contract", "~@contract":
+		return fmt.Sprintf("killed OUTSIDE its gap's features (%s passed; it names no claim a scenario carries): mislabelled", own)
+	}
+	return fmt.Sprintf("killed OUTSIDE its breaks: claims (%s passed): mislabelled", strings.ReplaceAll(strings.ReplaceAll(own, "@", ""), ",", " "))
+}
+
+// scenarioList names the failing scenarios, the first few of them.
+func scenarioList(names []string) string {
+	const shown = 3
+	noun := "scenarios"
+	if len(names) == 1 {
+		noun = "scenario"
+	}
+	s := fmt.Sprintf("%d %s: %s", len(names), noun, strings.Join(names[:min(shown, len(names))], "; "))
+	if len(names) > shown {
+		s += fmt.Sprintf("; and %d more", len(names)-shown)
+	}
+	return s
 }
