@@ -33,6 +33,30 @@ Feature: Contract C13 - the built-in tools at work: glob, grep and webfetch
     Then the built-in tool's result is not an error
     And the built-in tool's output lines, the sandbox path and "./" left out, are, in any order, "a.txt:1:a", "a.txt:2:b", "sub/b.txt:1:c"
 
+  @id:c13-grep-order @recommended @src:rec-c13-grep-order
+  @C13.12
+  Scenario: grep's matches come by their file's relative path in code-point order, then by line, whatever the walk
+    Given the sandbox has the file "B.txt" holding "b⟨U+000A⟩"
+    And the sandbox has the file "sub.txt" holding "a⟨U+000A⟩"
+    And the sandbox has the file "t.txt" holding "a⟨U+000A⟩"
+    When the built-in tool "grep" is run with {"pattern": "^[a-c]$", "path": "{{tmp}}", "include": "*.txt"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output lines, the sandbox path and "./" left out, are, in this order, "B.txt:1:b", "a.txt:1:a", "a.txt:2:b", "sub.txt:1:a", "sub/b.txt:1:c", "t.txt:1:a"
+
+  @id:c13-grep-limit-cut @recommended @src:rec-c13-grep-order
+  @C13.12
+  Scenario Outline: grep with limit 1 keeps the first match in that order, on every port the same (<tree>)
+    Given the sandbox has the file "<first>" holding "q⟨U+000A⟩"
+    And the sandbox has the file "<second>" holding "q⟨U+000A⟩"
+    When the built-in tool "grep" is run with {"pattern": "^q$", "path": "{{tmp}}", "limit": 1}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output lines, the sandbox path and "./" left out, are, in this order, "<want>"
+
+    Examples:
+      | tree                                  | first   | second  | want        |
+      | a file beside a folder of its name    | s.txt   | s/b.txt | s.txt:1:q   |
+      | a folder's file before a later file   | r/x.txt | s.txt   | r/x.txt:1:q |
+
   @id:c13-webfetch-404 @required @src:spec-c13-webfetch
   @C13.13
   Scenario: a 404 is an error naming HTTP 404

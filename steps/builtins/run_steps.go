@@ -32,6 +32,7 @@ func registerRunSteps(sc *kernel.Steps) {
 	sc.Step(`^the built-in tool's output is "([^"]*)", give or take one trailing newline$`, (*World).outputLoosely)
 	sc.Step(`^the built-in tool returned within (\d+) ms$`, (*World).returnedWithin)
 	sc.Step(`^the built-in tool's output lines, the sandbox path and "\./" left out, are, in any order, (.+)$`, (*World).linesAnyOrder)
+	sc.Step(`^the built-in tool's output lines, the sandbox path and "\./" left out, are, in this order, (.+)$`, (*World).linesInOrder)
 	sc.Step(`^the built-in tool's output has no "<"$`, (*World).noTag)
 	sc.Step(`^the endpoint answers "([^"]*)" with the HTML page "([^"]*)"$`, (*World).htmlPage)
 	sc.Step(`^the sandbox file "([^"]*)" holds exactly "([^"]*)"$`, (*World).fileHolds)
@@ -273,15 +274,9 @@ func (w *World) processGone(rel string) error {
 // linesAnyOrder: the output's lines, each with the sandbox path (and a leading "./") taken
 // off its front, are exactly these, in any order: what a path names, not how it is spelled.
 func (w *World) linesAnyOrder(list string) error {
-	r, err := w.res()
+	got, out, err := w.outputLines()
 	if err != nil {
 		return err
-	}
-	out, _ := r["output"].(string)
-	var got []string
-	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		l = strings.TrimPrefix(l, w.st().sandbox+"/")
-		got = append(got, strings.TrimPrefix(l, "./"))
 	}
 	want := common.QuotedList(list)
 	slices.Sort(got)
@@ -290,6 +285,32 @@ func (w *World) linesAnyOrder(list string) error {
 		return fmt.Errorf("the built-in tool's output lines are %q; want, in any order, %q (output %q)", got, want, common.ClipString(out, 400))
 	}
 	return nil
+}
+
+func (w *World) linesInOrder(list string) error {
+	got, out, err := w.outputLines()
+	if err != nil {
+		return err
+	}
+	if want := common.QuotedList(list); !slices.Equal(got, want) {
+		return fmt.Errorf("the built-in tool's output lines are, in this order, %q; want %q (output %q)", got, want, common.ClipString(out, 400))
+	}
+	return nil
+}
+
+// outputLines are the result's output lines with the sandbox path (a port may print absolute
+// paths) and a leading "./" left out.
+func (w *World) outputLines() (lines []string, out string, err error) {
+	r, err := w.res()
+	if err != nil {
+		return nil, "", err
+	}
+	out, _ = r["output"].(string)
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		l = strings.TrimPrefix(l, w.st().sandbox+"/")
+		lines = append(lines, strings.TrimPrefix(l, "./"))
+	}
+	return lines, out, nil
 }
 
 func (w *World) noTag() error {
