@@ -14,11 +14,15 @@ all: test
 bundle:
 	$(GO) generate .
 
-# The stdio fake on its own is built second, beside the CLI: conformance uses it only when it
-# is no older than itself (see cmd/conformance/fakestdio.go).
+# The commit a build prints beside the release VERSION declares (conformance version:
+# v0.3.0+0e2adb4, -dirty for a modified tree); none outside a git clone unless COMMIT is given.
+COMMIT ?= $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
+
+# The stdio fake on its own is built second, beside the CLI, with the same flags: conformance
+# uses it only when it is no older than itself (see cmd/conformance/fakestdio.go).
 build: bundle
-	$(GO) build -ldflags "-X main.buildVersion=$$(git describe --tags --always --dirty 2>/dev/null)" -o $(BIN) ./cmd/conformance
-	$(GO) build -ldflags "-X main.buildVersion=$$(git describe --tags --always --dirty 2>/dev/null)" -o $(BIN)-fake-mcp-stdio ./cmd/conformance-fake-mcp-stdio
+	$(GO) build -ldflags "-X main.buildCommit=$(COMMIT)" -o $(BIN) ./cmd/conformance
+	$(GO) build -ldflags "-X main.buildCommit=$(COMMIT)" -o $(BIN)-fake-mcp-stdio ./cmd/conformance-fake-mcp-stdio
 
 # Every implementation that is present (the reference always); absent ones say why.
 # PORTS=reference,go,python runs those and makes them required (not present = failure).

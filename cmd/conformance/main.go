@@ -24,7 +24,7 @@ usage:
   conformance diff   <golden> <port>    a port's wire bodies against one golden copy
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
-  conformance version                   the harness version (module version, or the commit built)
+  conformance version                   the harness version (the release, + the commit built)
   conformance fake-mcp-stdio --pid-file F [--start-delay D] [--stall PHASE] [--hang]
                              [--catalogue NAME] [--list-delay D] [--init-delay D]
                                             (used by the suite) the fake stdio MCP server

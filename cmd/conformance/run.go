@@ -129,6 +129,8 @@ func (c *common) resolve() ([]string, bool, error) {
 		return nil, false, err
 	}
 	c.set = set
+	// For the prepare scripts: the Go one names the harness version in the reference's hello.
+	os.Setenv(harnessVersionEnv, harnessVersion())
 	if strings.TrimSpace(c.portList) == "" {
 		return set.Default(), false, nil
 	}
