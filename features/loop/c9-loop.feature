@@ -152,16 +152,32 @@ Feature: Contract C9 - the unified client loop
       | openai    |
       | anthropic |
 
-  @id:c9-max-turns-with-text @recommended @src:rec-c9-limit-text
+  @id:c9-max-turns-with-text-status @required @src:spec-c9-limit-stop
   @C9.9
-  Scenario Outline: a turn cap reached while the model still talks keeps its last text, incomplete (<style>)
+  Scenario Outline: a turn cap reached while the model still talks is incomplete, limit maxTurns, never a silent done (<style>)
     Given an <style> client
     And the client's max turns is 2
     And a toolkit with the host tool "ping"
     And the fake LLM calls the tool "ping" on every turn, saying "working"
     When the client runs "go" in run mode
     Then the call succeeds
-    And the run result has {"turns": 2, "status": "incomplete", "limit": "maxTurns", "text": "working"}
+    And the run result has {"turns": 2, "status": "incomplete", "limit": "maxTurns"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-max-turns-with-text @recommended @src:rec-c9-limit-text
+  @C9.9
+  Scenario Outline: a turn cap reached while the model still talks keeps its last text (<style>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn, saying "working"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run result has {"turns": 2, "text": "working"}
 
     Examples:
       | style     |
