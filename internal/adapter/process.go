@@ -74,6 +74,8 @@ type Broken struct {
 	// Leaks are processes that had left the adapter's process group; they were killed.
 	Leaks      []Leak
 	StderrTail string
+	// Hung says it went silent: no answer (or no read of the request) within the deadline.
+	Hung bool
 }
 
 func (b *Broken) Error() string {
@@ -246,6 +248,15 @@ func (p *Process) Call(ctx context.Context, op string, args any) (*Response, err
 
 // CallHost is Call with host answering the host functions the library calls during op.
 func (p *Process) CallHost(ctx context.Context, op string, args any, host Host) (*Response, error) {
+	return p.CallWithin(ctx, op, args, host, 0)
+}
+
+// CallTimeout is the call deadline the process was started with.
+func (p *Process) CallTimeout() time.Duration { return p.cfg.CallTimeout }
+
+// CallWithin is CallHost with its own deadline instead of the call deadline (0: the call
+// deadline); a miss is the same hang, judged by the process in the same words.
+func (p *Process) CallWithin(ctx context.Context, op string, args any, host Host, within time.Duration) (*Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.broken != nil {
@@ -272,6 +283,8 @@ func (p *Process) CallHost(ctx context.Context, op string, args any, host Host) 
 	deadline := p.cfg.CallTimeout
 	if id == 1 {
 		deadline = p.cfg.StartTimeout // the first request meets the runtime's start-up
+	} else if within > 0 {
+		deadline = within
 	}
 	timer := time.NewTimer(deadline)
 	defer timer.Stop()
@@ -284,7 +297,7 @@ func (p *Process) CallHost(ctx context.Context, op string, args any, host Host) 
 		default:
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, p.fail(op, fmt.Sprintf("did not read %s from its stdin within %s", op, deadline))
+			return nil, p.hang(op, fmt.Sprintf("did not read %s from its stdin within %s", op, deadline))
 		}
 		return nil, p.fail(op, fmt.Sprintf("could not be sent %s (%v)", op, err))
 	}
@@ -307,7 +320,7 @@ func (p *Process) CallHost(ctx context.Context, op string, args any, host Host) 
 				return nil, p.fail(op, fmt.Sprintf("exited (%s) during %s", p.status(), op))
 			}
 		case <-timer.C:
-			return nil, p.fail(op, fmt.Sprintf("did not answer %s within %s", op, deadline))
+			return nil, p.hang(op, fmt.Sprintf("did not answer %s within %s", op, deadline))
 		case <-ctx.Done():
 			return nil, p.fail(op, fmt.Sprintf("was abandoned during %s (%v)", op, ctx.Err()))
 		}
@@ -413,6 +426,13 @@ func (p *Process) fail(op, what string) error {
 	b := &Broken{Port: p.cfg.Port, Op: op, What: what, Leaks: leaks, StderrTail: p.stderr.String()}
 	p.broken = b
 	return b
+}
+
+// hang is fail for an adapter that went silent.
+func (p *Process) hang(op, what string) error {
+	err := p.fail(op, what)
+	p.broken.(*Broken).Hung = true
+	return err
 }
 
 func (p *Process) status() string {

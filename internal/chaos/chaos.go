@@ -36,7 +36,7 @@ var Modes = map[string]string{
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
 	"huge":             "writes one line that never ends",
 	"closed-stdout":    "closes stdout and stays alive",
-	"hang":             "answers hello, then nothing",
+	"hang":             "answers hello, then nothing, and ignores SIGTERM",
 	"wrong-id":         "answers with another request's id",
 	"duplicate":        "answers once, then writes the same answer again at once",
 	"duplicate-late":   "answers once, then writes the same answer again just before answering the next request",
@@ -178,6 +178,7 @@ func fault(out *bufio.Writer, mode string, id int) {
 		time.Sleep(lifetime)
 		os.Exit(0)
 	case "hang":
+		signal.Ignore(syscall.SIGTERM) // as a runtime stuck in native code may: only SIGKILL ends it
 		time.Sleep(lifetime)
 		os.Exit(0)
 	case "wrong-id":

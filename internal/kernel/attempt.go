@@ -25,6 +25,7 @@ type Attempt struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	id     int64
+	number int // 1 for the scenario's first attempt
 	dir    string
 	lease  lease      // the adapter process it holds (lease.go)
 	bounds bounds     // pinned timing (bounds.go)
@@ -61,6 +62,8 @@ func newAttempt(sc *Scenario, ctx context.Context, quick bool) (*Attempt, error)
 	}
 	a.ctx = ctx
 	a.id = sc.env.seq.Add(1)
+	sc.attempts++
+	a.number = sc.attempts
 	if err := a.fresh(); err != nil || !quick {
 		return a, err
 	}
@@ -114,9 +117,11 @@ func (a *Attempt) cleanup() {
 // another attempt follows, so that one starts fresh) and its deadline.
 func (a *Attempt) end(discard bool) {
 	a.cleanup()
-	if discard && a.lease.proc != nil {
+	if discard && a.lease.proc != nil && !a.lease.proc.IsBroken() {
+		// A healthy process retired for the retry: not an adapter fault. One that broke (a
+		// hang, a crash) still counts for the breaker, retried or not.
 		a.lease.proc.Discard()
-		a.lease.cutAtBound = true // a replacement asked for, not an adapter fault
+		a.lease.cutAtBound = true
 	}
 	a.endLease()
 	if a.cancel != nil {

@@ -16,6 +16,7 @@ import (
 // calls is what the attempt's calls returned: every response, the last one's op, time and
 // the caller's limit as sent, and every warning.
 type calls struct {
+	sent      int // calls sent so far: the ordinal that names one call across attempts
 	responses []Response
 	elapsed   time.Duration
 	limit     time.Duration
@@ -64,10 +65,20 @@ func (a *Attempt) Call(op string, args map[string]any) (*adapter.Response, error
 		return nil, err
 	}
 	a.slots.begin(op)
+	a.calls.sent++
+	within, again := a.sc.hung.within(a, op, p.CallTimeout())
 	start := time.Now()
-	r, err := p.CallHost(a.ctx, op, args, a.answer)
+	r, err := p.CallWithin(a.ctx, op, args, a.answer, within)
 	elapsed := time.Since(start)
 	if err != nil {
+		var broken *adapter.Broken
+		if errors.As(err, &broken) && broken.Hung {
+			if again != nil {
+				return nil, fmt.Errorf("%s: the same hang as attempt %d, which waited the whole call deadline (%s) for this call; a retry waits %s for it: %w",
+					op, again.attempt, again.waited, within, err)
+			}
+			a.hungOn(op, p.CallTimeout())
+		}
 		return nil, err
 	}
 	a.slots.end(r)
@@ -135,6 +146,37 @@ func (a *Attempt) CallBounded(op string, args map[string]any, bound, floor time.
 			op, bound+timing.BoundMargin, bound, timing.BoundMargin, a.fakesSaw())
 	}
 	return r, err
+}
+
+// HungRetryShare: a retry waits a third of the call deadline for the call an earlier attempt
+// of its scenario hung on (SPEC.md §2 "Retries"). A port that hung once is not waited on for
+// the whole deadline again, yet a retry can still find the call answered (flaky, not failed).
+const HungRetryShare = 3
+
+// hungCall is the call an earlier attempt of the scenario waited the whole deadline for:
+// its op, its ordinal in the attempt, that attempt's number and the deadline it waited.
+type hungCall struct {
+	op      string
+	nth     int
+	attempt int
+	waited  time.Duration
+	by      *Attempt
+}
+
+// within is the deadline for a's call about to be sent (op, a.calls.sent): the call deadline
+// / HungRetryShare when an earlier attempt hung on this very call, else 0 (the call deadline).
+func (h *hungCall) within(a *Attempt, op string, deadline time.Duration) (time.Duration, *hungCall) {
+	if h == nil || h.by == a || h.op != op || h.nth != a.calls.sent {
+		return 0, nil
+	}
+	return deadline / HungRetryShare, h
+}
+
+// hungOn keeps the first call of the scenario its adapter hung on.
+func (a *Attempt) hungOn(op string, deadline time.Duration) {
+	if a.sc.hung == nil {
+		a.sc.hung = &hungCall{op: op, nth: a.calls.sent, attempt: a.number, waited: deadline, by: a}
+	}
 }
 
 // fakesSaw summarises what the areas' fakes recorded, for a call cut off at its bound.

@@ -59,6 +59,14 @@ func (a *Attempt) releaseAdapter() {
 	l.proc, l.cutAtBound = nil, false
 }
 
+// releaseBroken hands back a process that broke at once, so the breaker counts it before the
+// runner decides whether the scenario is tried again (a tripped breaker stops the retry).
+func (a *Attempt) releaseBroken() {
+	if p := a.lease.proc; p != nil && p.IsBroken() {
+		a.releaseAdapter()
+	}
+}
+
 // endLease releases the process and tells the pool how the scenario went.
 func (a *Attempt) endLease() {
 	a.releaseAdapter()

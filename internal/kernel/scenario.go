@@ -18,6 +18,8 @@ type Scenario struct {
 	steps    *Steps
 	scenario *godog.Scenario
 	cur      *Attempt
+	attempts int       // attempts made so far (a quick restart is not one)
+	hung     *hungCall // the first call an attempt waited the whole deadline for (call.go)
 }
 
 // Returned, when set, gives the values an attempt returned for X.4 (parity), from its tags.
@@ -51,6 +53,7 @@ func Scenarios(env *Env, lib Library, returned Returned) func(*godog.ScenarioCon
 				release, _ = h.Admit(c)
 			}
 			started, parent, sc.scenario = time.Now(), c, s
+			sc.attempts, sc.hung = 0, nil
 			if h.Skip != nil {
 				if skipped, skipWhy = h.Skip(); skipped != "" {
 					return c, godog.ErrSkip
@@ -73,6 +76,7 @@ func Scenarios(env *Env, lib Library, returned Returned) func(*godog.ScenarioCon
 			o := sc.cur.outcome(started, err)
 			var attempts []result.Attempt
 			for {
+				sc.cur.releaseBroken()
 				again := h.Retry != nil && h.Retry(o, len(attempts)+1)
 				if again && h.Skip != nil {
 					if st, _ := h.Skip(); st != "" {
@@ -83,8 +87,17 @@ func Scenarios(env *Env, lib Library, returned Returned) func(*godog.ScenarioCon
 				if !again {
 					break
 				}
+				prev := sc.cur
+				next := sc.replay(parent)
+				if sc.cur.lease.notRun != "" {
+					// The pool refused the retry any process (the breaker tripped meanwhile,
+					// or the run stopped): it never ran, and the attempt before it stands.
+					sc.cur.end(false)
+					sc.cur = prev
+					break
+				}
 				attempts = append(attempts, o.AsAttempt())
-				o = sc.replay(parent)
+				o = next
 			}
 			if len(attempts) > 0 {
 				o.Attempts = append(attempts, o.AsAttempt())

@@ -12,8 +12,10 @@ import (
 // break) or a process that will not start or say hello. A call cut at its scenario's pinned
 // bound (steps/bounds.go) is the port's own failure on that scenario, not a strike. A
 // scenario whose adapter answered every call it was sent resets the count; one cut at a bound
-// neither strikes nor resets. With a hung adapter this costs about this many call deadlines
-// (the pool lets no more scenarios hold a process than strikes are left, see pool.admits).
+// neither strikes nor resets. A hang strikes whether or not its scenario is tried again, and
+// its retry waits only a third of the deadline for the same call (kernel.HungRetryShare), so a
+// hung adapter costs about a deadline and a third (the pool lets no more scenarios hold a
+// process than strikes are left, see breaker.limit).
 const BreakerThreshold = 2
 
 // UnresponsiveError is what steps get from an implementation the breaker gave up on.

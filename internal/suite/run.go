@@ -393,8 +393,8 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 			return "", ""
 		},
 		Retry: func(out result.Outcome, attempts int) bool {
-			if o.NoRetry || ctx.Err() != nil {
-				return false
+			if o.NoRetry || ctx.Err() != nil || adapters.unresponsive() != "" {
+				return false // a tripped breaker: the retry would not run
 			}
 			s, ok := in.features.Lookup(out.URI, out.Scenario, out.AstNodeIDs)
 			if !ok {

@@ -312,6 +312,49 @@ func TestImplEnvReachesItsImplementationOnly(t *testing.T) {
 	}
 }
 
+// A scenario whose adapter hung is tried again, but its retry does not wait the whole call
+// deadline for the same call again (kernel.HungRetryShare): the hang is still the port's
+// failure, and the two hangs are consecutive adapter failures, so the breaker trips after that
+// one scenario. Before, each of three attempts waited the whole deadline and none counted for
+// the breaker until the last.
+func TestAHungCallIsNotWaitedOnTwice(t *testing.T) {
+	const deadline = 2 * time.Second
+	exe, _ := os.Executable()
+	rs, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned, Root: scriptedRoot(t, ""), Cache: t.TempDir(), Ports: []string{"python"},
+		Tags: "@id:g1-params-top-level", CallTimeout: deadline, ScenarioTimeout: time.Minute, PrepareTimeout: time.Minute,
+		StdioArgv: []string{exe, "fake-mcp-stdio"}, AdapterEnv: []string{"FAKE_MODE=hang"}, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	var hung []result.Outcome
+	for _, o := range r.Scenarios {
+		switch o.Status {
+		case result.StatusFail:
+			hung = append(hung, o)
+		case result.StatusUnresponsive:
+		default:
+			t.Errorf("%s: %s %q", o.Scenario, o.Status, o.Message)
+		}
+	}
+	if len(hung) != 1 || r.Unresponsive == "" || !r.Red() {
+		t.Fatalf("%d scenarios failed, unresponsive %q: want one scenario's two hangs to trip the breaker", len(hung), r.Unresponsive)
+	}
+	o := hung[0]
+	t.Logf("hung scenario: %s in %d attempts", o.Elapsed.Round(time.Millisecond), len(o.Attempts))
+	if len(o.Attempts) != 2 || o.Attempts[1].Status != result.StatusFail ||
+		!strings.Contains(o.Attempts[0].Message, "did not answer toolkit.create within 2s") ||
+		!strings.Contains(o.Attempts[1].Message, "the same hang") {
+		t.Fatalf("attempts %+v; want the full-deadline hang, then its retry judged as the same hang", o.Attempts)
+	}
+	if second := o.Attempts[1].Elapsed; second > deadline/2 {
+		t.Errorf("the retry took %s: it waited on the hung call again", second)
+	}
+	if o.Elapsed > deadline+deadline/2+2*time.Second {
+		t.Errorf("the hung scenario took %s; want about one deadline (%s) and a short retry", o.Elapsed, deadline)
+	}
+}
+
 // With more jobs than the breaker's threshold, scenarios that started while the adapter was
 // still on probation wait for a process; when the breaker trips they are "not run (adapter
 // unresponsive)", never failed with the breaker's error. Only the first wave fails.
