@@ -16,7 +16,10 @@ bundle:
 
 # The commit a build prints beside the release VERSION declares (conformance version:
 # v0.3.0+0e2adb4, -dirty for a modified tree); none outside a git clone unless COMMIT is given.
-COMMIT ?= $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
+# Read once, before the build regenerates nested.tar.gz: the tree as it was checked out.
+ifeq ($(origin COMMIT),undefined)
+COMMIT := $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
+endif
 
 # The stdio fake on its own is built second, beside the CLI, with the same flags: conformance
 # uses it only when it is no older than itself (see cmd/conformance/fakestdio.go).
