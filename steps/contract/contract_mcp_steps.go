@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -21,6 +22,7 @@ func registerContractMCPSteps(sc *kernel.Steps) {
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP|SSE only) listing the (\w+) tools$`, (*World).catalogueServer)
 	sc.Step(`^an MCP server "([^"]*)" over (stdio|streamable HTTP) listing the (\w+) tools, whose tools/list answers after (\d+) ms$`, (*World).catalogueServerListDelay)
 	sc.Step(`^the fake "([^"]*)" received tools/call of "([^"]*)" with the arguments (.+)$`, (*World).fakeReceivedCall)
+	sc.Step(`^the fake "([^"]*)" received tools/call of "([^"]*)" whose argument "([^"]*)" is written (\S+)$`, (*World).fakeReceivedNumberText)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the arguments (\{.*\}) and then answers "([^"]*)"$`, (*World).scriptToolArgsThenText)
 	sc.Step(`^the fake "([^"]*)" received (\d+) tools/call requests?$`, (*World).fakeCallCount)
 }
@@ -125,6 +127,28 @@ func (w *World) fakeReceivedCall(server, tool, raw string) error {
 		return fmt.Errorf("the fake %q received arguments that are not JSON: %s", server, args)
 	}
 	return common.SameJSON(fmt.Sprintf("the arguments the fake %q received for %q", server, tool), raw, v)
+}
+
+// fakeReceivedNumberText checks one argument's JSON text as the fake received it: the pin of
+// C4.9 is the big integer's digits, not how a port writes the other numbers beside it.
+func (w *World) fakeReceivedNumberText(server, tool, key, want string) error {
+	got, err := w.echoes(server, tool)
+	if err != nil {
+		return err
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(got[len(got)-1]["arguments"], &args); err != nil {
+		return fmt.Errorf("the fake %q received arguments that are not a JSON object: %s", server, got[len(got)-1]["arguments"])
+	}
+	text, ok := args[key]
+	if !ok {
+		return fmt.Errorf("the fake %q received tools/call of %q without the argument %q: %s", server, tool, key, common.CompactJSON(args))
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, text); err != nil || compact.String() != want {
+		return fmt.Errorf("the fake %q received %q as %s; want %s (all arguments: %s)", server, key, text, want, common.CompactJSON(args))
+	}
+	return nil
 }
 
 func (w *World) fakeCallCount(server string, n int) error {
