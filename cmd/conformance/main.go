@@ -47,7 +47,7 @@ func main() {
 	case "run":
 		code = cmdRun(os.Args[2:], false)
 	case "golden":
-		code = cmdRun(append([]string{"--ports", "reference", "--tags", "@X.1,@X.2,@X.4,@contract"}, os.Args[2:]...), true)
+		code = cmdGolden(os.Args[2:])
 	case "bench":
 		code = cmdBench(os.Args[2:])
 	case "mutants":

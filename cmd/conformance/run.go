@@ -180,6 +180,12 @@ func cmdRun(args []string, golden bool) int {
 	baseline := fs.String("baseline", "", "X.3: compare each implementation of this port with this earlier release, e.g. python@0.8.0 (without it X.3 is not run)")
 	var prof cpuProfile
 	prof.register(fs)
+	if golden {
+		fs.Usage = func() {
+			fmt.Fprintln(fs.Output(), goldenUsage)
+			fs.PrintDefaults()
+		}
+	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -249,7 +255,7 @@ func cmdRun(args []string, golden bool) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
-	if err := x4Parity(c.root, results, golden); err != nil {
+	if err := x4Parity(c.root, results, golden, golden && *tags == goldenTags); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 2
 	}
@@ -322,6 +328,9 @@ func cmdRun(args []string, golden bool) int {
 	}
 	return code
 }
+
+// quitGrace is how long a second signal lets the run write the reports of what ran.
+const quitGrace = 2 * time.Second
 
 // errInterrupted is the run context's cause after SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")

@@ -110,3 +110,17 @@ func TestLoadRejectsAMalformedCopy(t *testing.T) {
 		t.Fatalf("Load = %v; want an error naming %s", err, File)
 	}
 }
+
+// A whole recording holds this run's values only: a key of a scenario gone since is dropped.
+func TestRerecordDropsKeysTheRunDidNotGive(t *testing.T) {
+	dir := root(t)
+	if _, err := Record(dir, port("reference", row{"gone", result.Pass, vals("G")}, row{"a", result.Pass, vals("A")})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Rerecord(dir, port("reference", row{"a", result.Pass, vals("A")})); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := Load(dir); len(g) != 1 || g["a"] == nil {
+		t.Fatalf("golden = %v; want a alone", g)
+	}
+}
