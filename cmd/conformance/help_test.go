@@ -32,18 +32,22 @@ func TestEverySubcommandHelpExitsZero(t *testing.T) {
 	}
 }
 
-// diff runs a port's parity scenarios and compares its bodies with one golden copy: the
-// reference equals its own copy; a name no scenario compares against is bad input.
+// diff runs the scenarios that compare with one golden copy and prints the port's difference:
+// the reference equals its own copy, for every kind of copy (X.1 and X.5 bodies, X.2
+// inventories, X.4 values, C5.7 adapters, X.4 over every contract scenario); a name that is
+// no golden copy is bad input.
 func TestDiffComparesWithAGoldenCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Go adapter")
 	}
 	var code int
-	out := captured(t, &os.Stdout, func() {
-		captured(t, &os.Stderr, func() { code = cmdDiff([]string{"plain-openai-run", "reference"}) })
-	})
-	if code != 0 || !strings.Contains(out, `equal the reference's golden copy "plain-openai-run"`) {
-		t.Errorf("diff plain-openai-run reference: exit %d\n%s", code, out)
+	for _, name := range []string{"plain-openai-run", "x5-example-anthropic-run", "inventory-mixed", "x4-loop-calls-openai", "c5-adapters", "x4-returned"} {
+		out := captured(t, &os.Stdout, func() {
+			captured(t, &os.Stderr, func() { code = cmdDiff([]string{name, "reference"}) })
+		})
+		if code != 0 || !strings.Contains(out, `the reference's golden copy "`+name+`"`) {
+			t.Errorf("diff %s reference: exit %d\n%s", name, code, out)
+		}
 	}
 	errOut := captured(t, &os.Stderr, func() {
 		captured(t, &os.Stdout, func() { code = cmdDiff([]string{"no-such-copy", "reference"}) })

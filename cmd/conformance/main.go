@@ -21,7 +21,8 @@ usage:
                                         declares, the three slot answers, error relay, shutdown
   conformance ci-matrix [--tree DIR]    the CI job matrix (one entry per implementation) from runners/*/port.json
   conformance golden                    record fixtures/<area>/golden from the reference (only)
-  conformance diff   <golden> <port>    a port's wire bodies against one golden copy
+  conformance diff   <golden> <port>    a port against one golden copy of the reference (bodies,
+                                        inventory, returned values; x4-returned: every contract scenario)
   conformance bench  [--runs N]         wall time per run and per scenario (the reference)
   conformance mutants [--only a,b]      every mutant of the reference must fail some scenario
   conformance version                   the harness version (the release, + the commit built)
