@@ -13,13 +13,15 @@ import (
 )
 
 // cmdHistory prints, per port, from which release each catalogue ID passes, read from the
-// results.json of one run over several releases.
+// results.json of a run: one over several releases shows them side by side, a plain run each
+// port's one release.
 func cmdHistory(args []string) int {
 	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	port := fs.String("port", "", "the port to show (default: every port with <port>@<release> results)")
+	port := fs.String("port", "", "the port to show (default: every port the results hold, the reference aside)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: conformance history [--port python] results.json\n"+
-			"  (results.json of e.g. `conformance run --ports python@0.8.0,python@0.21.0 --report-dir D`)")
+			"  (results.json of any run, e.g. `conformance run --ports python@0.8.0,python@0.21.0 --report-dir D`\n"+
+			"  for releases side by side, or a plain run's reports/results.json for each port's release)")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
@@ -38,7 +40,8 @@ func cmdHistory(args []string) int {
 	var chosen []string
 	for _, p := range doc.Ports {
 		results = append(results, p.PortResult())
-		if name, _, rel := strings.Cut(p.Port, "@"); rel && !slices.Contains(chosen, name) {
+		// The reference has no releases; a port none of whose builds ran has no verdicts.
+		if name, _, _ := strings.Cut(p.Port, "@"); name != result.Reference && p.Present && !slices.Contains(chosen, name) {
 			chosen = append(chosen, name)
 		}
 	}
@@ -46,7 +49,7 @@ func cmdHistory(args []string) int {
 		chosen = []string{*port}
 	}
 	if len(chosen) == 0 {
-		fmt.Fprintf(os.Stderr, "conformance history: %s holds no <port>@<release> results\n", fs.Arg(0))
+		fmt.Fprintf(os.Stderr, "conformance history: %s holds no port's results, only the reference's (--port reference shows it)\n", fs.Arg(0))
 		return 2
 	}
 	ids := make([]string, len(doc.Catalogue))

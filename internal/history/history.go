@@ -52,7 +52,8 @@ func Build(results []*result.PortResult, port string, ids []string) View {
 			continue
 		}
 		if release == "" {
-			release = fmt.Sprint(r.Identity["version"])
+			// The version without the build folder adapters add: "0.16.0 (/tmp/tn/js)" is 0.16.0.
+			release, _, _ = strings.Cut(fmt.Sprint(r.Identity["version"]), " (")
 			if !r.Present || release == "" || release == "<nil>" {
 				release = "(pinned)"
 			}

@@ -63,3 +63,14 @@ func TestLess(t *testing.T) {
 		}
 	}
 }
+
+// A port run as itself (not <port>@<release>) is shown under the release its adapter reported,
+// without the build folder an adapter adds.
+func TestBuildNamesAPlainColumnByItsRelease(t *testing.T) {
+	r := release("js", true, o("G1.1", "pass", ""))
+	r.Identity = map[string]any{"version": "0.16.0 (/tmp/tn/js)"}
+	v := Build([]*result.PortResult{r}, "js", []string{"G1.1"})
+	if d := cmp.Diff([]string{"0.16.0"}, v.Releases); d != "" || len(v.Rows) != 1 || v.Rows[0].From != "0.16.0" {
+		t.Errorf("releases (-want +got):\n%s\nrows %+v", d, v.Rows)
+	}
+}
