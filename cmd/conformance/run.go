@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/steps"
 
+	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
+	"github.com/muthuishere/toolnexus-conformance/internal/atomicfile"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/report"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
@@ -222,6 +225,7 @@ func cmdRun(args []string, golden bool) int {
 	if err := checkTags(c.root, *tags); err != nil {
 		return usageErr(err)
 	}
+	releaseLock := func() {}
 	if *reportDir != "" {
 		if err := writableDir(*reportDir); err != nil {
 			return usageErr(fmt.Errorf("--report-dir: %w", err))
@@ -230,12 +234,17 @@ func cmdRun(args []string, golden bool) int {
 		if err != nil {
 			return usageErr(fmt.Errorf("--report-dir: %w", err))
 		}
-		defer release()
+		releaseLock = sync.OnceFunc(release) // here, or by a second signal's quit
+		defer releaseLock()
 	}
 	if explicit {
 		opts.Required = chosen
 	}
-	ctx, stop := stopContext(*runTimeout)
+	ctx, stop := stopContext(*runTimeout, func() {
+		adapter.KillAll()
+		atomicfile.AbortPending()
+		releaseLock()
+	})
 	defer stop()
 	opts.CallTimeout, opts.ScenarioTimeout = *callTimeout, *scenarioTimeout
 	opts.ReportDir, opts.UpdateGolden, opts.Progress = *reportDir, golden, os.Stderr
@@ -275,7 +284,11 @@ func cmdRun(args []string, golden bool) int {
 			reportsOK = false
 		}
 	default:
-		report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout), *verbose)
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			stoppedSummary(os.Stdout, results, *reportDir, reportsOK)
+		} else {
+			report.Matrix(os.Stdout, ids, results, isTerminal(os.Stdout), *verbose)
+		}
 	}
 	// With --format json stdout carries the results document and nothing else.
 	summary := os.Stdout
@@ -329,35 +342,82 @@ func cmdRun(args []string, golden bool) int {
 	return code
 }
 
-// quitGrace is how long a second signal lets the run write the reports of what ran.
-const quitGrace = 2 * time.Second
+// stoppedSummary is what an interrupted run prints instead of the matrix, which would be
+// hundreds of "not run" rows: why it stopped, each implementation's summary, and where the
+// reports of what ran are.
+func stoppedSummary(w io.Writer, results []*result.PortResult, dir string, written bool) {
+	why := ""
+	for _, r := range results {
+		if r.Interrupted != "" {
+			why = r.Interrupted
+			break
+		}
+	}
+	fmt.Fprintf(w, "\nRUN STOPPED (%s): scenarios after the stop are \"not run\"; this is not a verdict\n", why)
+	for _, r := range results {
+		fmt.Fprintln(w, r.Summary())
+	}
+	switch {
+	case dir == "":
+		fmt.Fprintln(w, "no --report-dir: the results of what ran were not kept")
+	case !written:
+		fmt.Fprintf(w, "the reports in %s could not all be written (above)\n", dir)
+	default:
+		fmt.Fprintf(w, "what ran, with its evidence: %s (%s)\n", filepath.Join(dir, "report.md"), filepath.Join(dir, "report.html"))
+	}
+}
+
+// quitGrace is how long a second signal lets the run write the reports of what ran before it
+// quits without them: the stop itself ends the run within about 2 s, on a loaded machine more.
+const quitGrace = 5 * time.Second
 
 // errInterrupted is the run context's cause after SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
 // stopContext ends on SIGINT/SIGTERM (cause errInterrupted, naming the signal) or after the
-// run timeout (cause says --run-timeout). A second signal exits at once.
-func stopContext(runTimeout time.Duration) (context.Context, func()) {
+// run timeout (cause says --run-timeout). A second signal quits once the reports are written,
+// or after quitGrace, or at a third signal: then quit cleans up (kills the adapters, removes
+// unfinished reports and the lock) and the process exits, since its own defers will not run.
+func stopContext(runTimeout time.Duration, quit func()) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 3)
+	done := make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		sig, ok := <-sigs
-		if !ok {
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-done:
 			return
 		}
-		fmt.Fprintf(os.Stderr, "\nconformance: %v: stopping (again to quit at once)\n", sig)
+		fmt.Fprintf(os.Stderr, "\nconformance: %v: stopping (again to quit sooner)\n", sig)
 		name := map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
 		cancel(fmt.Errorf("%w by %s", errInterrupted, name))
-		if _, ok := <-sigs; ok {
-			os.Exit(exitInterrupted)
+		select {
+		case sig = <-sigs:
+		case <-done:
+			return
 		}
+		fmt.Fprintf(os.Stderr, "conformance: %v again: quitting once the reports of what ran are written, at most %s (again: at once, without them)\n", sig, quitGrace)
+		select {
+		case <-sigs:
+		case <-time.After(quitGrace):
+		case <-done:
+			return
+		}
+		quit()
+		fmt.Fprintln(os.Stderr, "conformance: quit before the reports were written")
+		os.Exit(exitInterrupted)
 	}()
 	tctx, tcancel := context.WithTimeoutCause(ctx, runTimeout, fmt.Errorf("--run-timeout %s reached", runTimeout))
+	var once sync.Once
 	return tctx, func() {
-		signal.Stop(sigs)
-		tcancel()
-		cancel(nil)
+		once.Do(func() {
+			close(done)
+			signal.Stop(sigs)
+			tcancel()
+			cancel(nil)
+		})
 	}
 }
 

@@ -199,6 +199,7 @@ func Start(cfg Config) (*Process, error) {
 	p.lines = make(chan item, 4)
 	p.quit = make(chan struct{})
 	p.errDone = make(chan struct{})
+	live.add(p)
 	go p.waitExit()
 	go p.readLines(outR)
 	go func() {
@@ -484,6 +485,7 @@ func (p *Process) kill() []Leak {
 	}
 	leaks := p.sweep(before)
 	removeCgroup(p.cgroup)
+	live.remove(p)
 	// With the escaped holders gone the pipes end; give stderr a moment to be read fully.
 	select {
 	case <-p.errDone:
@@ -523,6 +525,40 @@ func (p *Process) Close() {
 		return
 	}
 	p.kill()
+}
+
+// liveSet is the adapters started and not yet killed, for KillAll.
+type liveSet struct {
+	mu    sync.Mutex
+	procs map[*Process]bool
+}
+
+var live = liveSet{procs: map[*Process]bool{}}
+
+func (l *liveSet) add(p *Process) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.procs[p] = true
+}
+
+func (l *liveSet) remove(p *Process) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.procs, p)
+}
+
+// KillAll sends SIGKILL to every live adapter's process group and cgroup, without waiting:
+// for a runner about to exit at once (a second Ctrl-C), which must not leave a hung adapter
+// running. What left the group and has no cgroup is not found here (Close's sweep finds it).
+func KillAll() {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	for p := range live.procs {
+		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+		if p.cgroup != "" {
+			_ = os.WriteFile(p.cgroup+"/cgroup.kill", []byte("1"), 0o644)
+		}
+	}
 }
 
 func clip(b []byte, n int) string {

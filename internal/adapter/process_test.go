@@ -131,3 +131,26 @@ func TestFirstAnswerGetsTheStartDeadline(t *testing.T) {
 		t.Fatalf("second call: %v", err)
 	}
 }
+
+// KillAll, for a runner about to exit at once, ends a live adapter that ignores SIGTERM and
+// never answers (its process exits, so the runner reaps it), and forgets one already killed.
+func TestKillAllEndsAHungAdapter(t *testing.T) {
+	p := start(t, "hang", 30*time.Second)
+	if _, err := p.Call(context.Background(), "hello", nil); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = p.Call(context.Background(), "toolkit.close", closeArgs) }() // hangs
+	time.Sleep(200 * time.Millisecond)
+	KillAll()
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hung adapter outlived KillAll")
+	}
+	p.Close()
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	if live.procs[p] {
+		t.Error("a closed adapter is still on the live list")
+	}
+}

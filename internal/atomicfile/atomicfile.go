@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -20,28 +21,70 @@ type File struct {
 	path string
 }
 
+// pending are the unfinished files of this process, so a process that must quit before it
+// finishes them (a second Ctrl-C) can remove them first (AbortPending).
+var pending = struct {
+	sync.Mutex
+	names    map[string]bool
+	quitting bool
+}{names: map[string]bool{}}
+
+// errQuitting: no file is started once AbortPending ran.
+var errQuitting = errors.New("not written: the process is quitting")
+
 // Create starts writing path.
 func Create(path string) (*File, error) {
+	pending.Lock()
+	defer pending.Unlock()
+	if pending.quitting {
+		return nil, errQuitting
+	}
 	f, err := os.Create(fmt.Sprintf("%s.tmp-%d", path, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
+	pending.names[f.Name()] = true
 	return &File{File: f, path: path}, nil
 }
 
 // Commit flushes, closes and renames the file into place; on an error the file is dropped.
 func (f *File) Commit() error {
 	if err := errors.Join(f.Sync(), f.Close()); err != nil {
-		_ = os.Remove(f.Name())
+		f.forget()
 		return err
 	}
+	pending.Lock()
+	defer pending.Unlock()
+	if !pending.names[f.Name()] {
+		return errQuitting // AbortPending removed it
+	}
+	delete(pending.names, f.Name())
 	return os.Rename(f.Name(), f.path)
 }
 
 // Abort closes and removes the unfinished file.
 func (f *File) Abort() {
 	_ = f.Close()
+	f.forget()
+}
+
+func (f *File) forget() {
+	pending.Lock()
+	defer pending.Unlock()
+	delete(pending.names, f.Name())
 	_ = os.Remove(f.Name())
+}
+
+// AbortPending removes every unfinished file of this process and refuses new ones: for a
+// process about to exit before it could finish them.
+func AbortPending() {
+	pending.Lock()
+	defer pending.Unlock()
+	pending.quitting = true
+	for name := range pending.names {
+		_ = os.Remove(name)
+	}
+	clear(pending.names)
 }
 
 // Write writes path through write, atomically.

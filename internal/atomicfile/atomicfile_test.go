@@ -54,3 +54,30 @@ func TestSweepDeadRemovesOnlyDeadWritersFiles(t *testing.T) {
 		t.Errorf("a live writer's file was removed: %v", err)
 	}
 }
+
+// A process quitting before it finishes its files removes them (AbortPending), and a file it
+// had not finished cannot be committed after that, nor a new one started.
+func TestAbortPendingRemovesUnfinishedFiles(t *testing.T) {
+	t.Cleanup(func() { pending.Lock(); pending.quitting = false; pending.Unlock() })
+	dir := t.TempDir()
+	f, err := Create(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(filepath.Join(dir, "done.md"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	AbortPending()
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) > 0 {
+		t.Errorf("unfinished files left: %v", left)
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("a file removed by AbortPending was committed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "done.md")); err != nil {
+		t.Errorf("a finished file was touched: %v", err)
+	}
+	if _, err := Create(filepath.Join(dir, "late.md")); err == nil {
+		t.Error("a file was started after AbortPending")
+	}
+}
