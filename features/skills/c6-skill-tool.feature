@@ -51,6 +51,29 @@ Feature: Contract C6 - the skill tool
       </skill_content>
       """
 
+  @id:c6-block-name-as-written @required @src:spec-c6-block
+  @C6.12
+  Scenario: a name with a quote, a backslash, <, & and a non-BMP character is written into the block as it is, unescaped
+    Given the skills tree "quoted"
+    When the tool "skill" is executed with {"name": "say \"hi\" \\ <&> 🚀"}
+    Then the execute result is not an error
+    And the execute output, with each skills root written <SKILLS>, is exactly:
+      """
+      <skill_content name="say "hi" \ <&> 🚀">
+      # Skill: say "hi" \ <&> 🚀
+
+      Q
+
+      Base directory for this skill: file://<SKILLS>/quoted
+      Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.
+      Note: file list is sampled.
+
+      <skill_files>
+      <file><SKILLS>/quoted/notes.txt</file>
+      </skill_files>
+      </skill_content>
+      """
+
   @id:c6-sample-ten @required @src:spec-c6-sample
   @C6.13
   Scenario: a skill with 14 sibling files lists 10 of them
@@ -162,6 +185,18 @@ Feature: Contract C6 - the skill tool
       | how                            | tree   | output                                            |
       | sorted and joined with ", "    | prompt | Skill "nope" not found. Available skills: a, b, u |
       | in code-point order            | case   | Skill "nope" not found. Available skills: Zeta, alpha |
+      | with a quoted name as written  | quoted | Skill "nope" not found. Available skills: b, say "hi" \ <&> 🚀 |
+
+  @id:c6-not-found-asked-as-written @recommended @src:rec-c6-not-found
+  @C6.18
+  Scenario: the not-found error writes the asked name as it was asked, a quote and a backslash unescaped
+    Given the skills tree "quoted"
+    When the tool "skill" is executed with {"name": "no \"such\" \\ one"}
+    Then the execute result is an error with a non-empty output
+    And the execute output is exactly:
+      """
+      Skill "no "such" \ one" not found. Available skills: b, say "hi" \ <&> 🚀
+      """
 
   @id:c6-metadata @recommended @src:rec-c6-metadata
   @C6.23
