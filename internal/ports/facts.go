@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/muthuishere/toolnexus-conformance/schema"
@@ -25,14 +26,24 @@ type Facts struct {
 	} `json:"deadline"`
 	// Cancel is what an external cancel of a run guarantees on the wire (upstream SPEC §7D's
 	// cancellation table): "mid-request" or "between-attempts".
-	Cancel struct {
-		Guarantee string `json:"guarantee"`
-		Fact      string `json:"fact"`
-	} `json:"cancel"`
+	Cancel        CancelFact `json:"cancel"`
 	PreChangeKeys struct {
 		Fact  string              `json:"fact"`
 		Paths map[string][]string `json:"paths"`
 	} `json:"preChangeKeys"`
+}
+
+// CancelFact is what an external cancel of a run guarantees on the wire, and, where the
+// table's seam names them, the modes it covers (js: "AbortSignal on run/ask"; none: every mode).
+type CancelFact struct {
+	Guarantee string   `json:"guarantee"`
+	Modes     []string `json:"modes,omitempty"`
+	Fact      string   `json:"fact"`
+}
+
+// Covers says whether the guarantee holds for a run in mode ("run" or "stream").
+func (c CancelFact) Covers(mode string) bool {
+	return len(c.Modes) == 0 || slices.Contains(c.Modes, mode)
 }
 
 // LoadFacts reads and validates runners/<port>/facts.json under root. A missing file is an

@@ -68,3 +68,24 @@ func TestFactsErrors(t *testing.T) {
 		}
 	}
 }
+
+// A cancel guarantee covers the modes its seam names (js: "AbortSignal on run/ask"), every
+// mode when the table names none; js's facts.json says run only.
+func TestCancelGuaranteeCoversTheSeamsModes(t *testing.T) {
+	all := CancelFact{Guarantee: "mid-request"}
+	runOnly := CancelFact{Guarantee: "mid-request", Modes: []string{"run"}}
+	if !all.Covers("stream") || !all.Covers("run") || !runOnly.Covers("run") || runOnly.Covers("stream") {
+		t.Errorf("Covers: every mode without modes, only the named ones with them")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := LoadFacts(root, "js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Cancel.Covers("stream") {
+		t.Errorf("js's cancel guarantee covers the stream; upstream SPEC §7D's seam is \"AbortSignal on run/ask\"")
+	}
+}

@@ -95,10 +95,12 @@ func (w *World) stall(s int) error {
 }
 
 func (w *World) runCancelled(prompt, mode string, ms int) error {
+	w.rs().mode = mode
 	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, map[string]any{"cancelAfterMs": ms}) })
 }
 
 func (w *World) runTimed(prompt, mode string) error {
+	w.rs().mode = mode
 	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, nil) })
 }
 
@@ -199,14 +201,15 @@ func (w *World) closedWithin(n, hi int) error {
 }
 
 // closedWithinIfMidRequest: upstream SPEC §7D tables each port's cancel; where it is
-// cooperative ("between attempts"), the run's prompt end, checked before, is the guarantee
-// and a blocked request may finish in the background.
+// cooperative ("between attempts"), or its seam does not name this mode (js: "AbortSignal on
+// run/ask"), the run's prompt end, checked before, is the guarantee and a blocked request
+// may finish in the background.
 func (w *World) closedWithinIfMidRequest(n, hi int) error {
 	f, err := common.Facts(w.A)
 	if err != nil {
 		return err
 	}
-	if f.Cancel.Guarantee != "mid-request" {
+	if f.Cancel.Guarantee != "mid-request" || !f.Cancel.Covers(w.rs().mode) {
 		return nil
 	}
 	if err := w.closedWithin(n, hi); err != nil {

@@ -14,6 +14,7 @@ import (
 type State struct {
 	answers map[int]string
 	ended   time.Time
+	mode    string // the last timed run's mode, run or stream
 }
 
 func (s *State) Init(*kernel.Attempt) { s.answers = map[int]string{} }
