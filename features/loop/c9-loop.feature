@@ -425,3 +425,21 @@ Feature: Contract C9 - the unified client loop
       | run    |
       | stream |
 
+  @id:c9-tool-args-edge-values @required @src:spec-c9-tool-calls
+  @C9.12
+  Scenario Outline: a tool gets, and the run's tool call records, the arguments the model sent: every escape, whitespace and order kept (<style> <mode>)
+    Given an <style> client
+    And a native tool "echo" that returns "ok"
+    And the toolkit is built
+    And the fake LLM first calls, at once, the tool "echo" with {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "k": ⟨edge:keys-out-of-order⟩, "names": ⟨edge:names-out-of-order⟩}, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the native tool "echo" was called with {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "k": ⟨edge:keys-out-of-order⟩, "names": ⟨edge:names-out-of-order⟩}
+    And the run's tool call 1 includes {"name": "echo", "args": {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "k": ⟨edge:keys-out-of-order⟩, "names": ⟨edge:names-out-of-order⟩}}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |

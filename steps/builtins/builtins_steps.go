@@ -27,7 +27,7 @@ func (w *World) leftToDefault() error { w.TK().Options["builtinsDefault"] = true
 
 func (w *World) setTo(raw string) error {
 	var v any
-	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+	if err := common.StepJSON(raw, &v); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	w.TK().Options["builtins"] = v

@@ -131,9 +131,13 @@ func CompactJSON(v any) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// SameJSON compares got with the JSON text want, numbers by their value as JSON text (so 1
-// and 1.0 differ, as they do on a wire).
+// SameJSON compares got with the JSON text want (a feature's, its ⟨…⟩ notation expanded),
+// numbers by their value as JSON text (so 1 and 1.0 differ, as they do on a wire).
 func SameJSON(what, want string, got any) error {
+	want, err := CodePoints(want) // the feature's ⟨…⟩ notation, edge values included
+	if err != nil {
+		return err
+	}
 	var w any
 	dec := json.NewDecoder(strings.NewReader(want))
 	dec.UseNumber()
@@ -297,7 +301,7 @@ func ContentText(v any) string {
 // fields are not looked at.
 func HasFields(what, raw string, r map[string]any) error {
 	var want map[string]any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
 	}
 	got := map[string]any{}

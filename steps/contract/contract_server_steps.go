@@ -76,7 +76,7 @@ func (w *World) serverHeaders(name, raw string) error {
 		return err
 	}
 	var h map[string]string
-	if err := json.Unmarshal([]byte(raw), &h); err != nil {
+	if err := common.StepJSON(raw, &h); err != nil {
 		return fmt.Errorf("harness: headers %s are not a JSON object of strings: %w", raw, err)
 	}
 	cfg["headers"] = h

@@ -73,7 +73,7 @@ func (w *World) httpTool(name, method, url string) error {
 // resultMode, inputSchema) as a JSON object.
 func (w *World) httpToolWith(name, method, url string, doc *godog.DocString) error {
 	var decl map[string]any
-	if err := json.Unmarshal([]byte(doc.Content), &decl); err != nil {
+	if err := common.StepJSON(doc.Content, &decl); err != nil {
 		return fmt.Errorf("harness: http tool %q: its declaration is not a JSON object: %w", name, err)
 	}
 	return w.httpToolDecl(name, method, url, decl)

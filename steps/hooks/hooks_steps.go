@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"sort"
@@ -49,7 +48,7 @@ func (w *World) deny(tool, text string) error { w.hk().deny[tool] = text; return
 
 func (w *World) rewrite(tool, raw string) error {
 	var m map[string]any
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+	if err := common.StepJSON(raw, &m); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
 	}
 	w.hk().rewrite[tool] = m
@@ -149,7 +148,7 @@ func (w *World) afterLLMUsage(turn int, raw string) error {
 		}
 		resp, _ := c["response"].(map[string]any)
 		var want any
-		_ = json.Unmarshal([]byte(raw), &want)
+		_ = common.StepJSON(raw, &want)
 		if path := common.Includes(want, resp["usage"]); path != "" {
 			return fmt.Errorf("afterLLM on turn %d saw the usage %s; want it to include %s (at %s)", turn, common.CompactJSON(resp["usage"]), raw, path)
 		}
@@ -171,7 +170,7 @@ func (w *World) hookSawOnce(hook, raw string) error {
 		return fmt.Errorf("%s was called %d times; want once: %s", hook, len(calls), common.CompactJSON(calls))
 	}
 	var want any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	if path := common.Includes(want, calls[0]); path != "" {
@@ -239,7 +238,7 @@ func (w *World) runCallIncludes(n int, raw string) error {
 		return fmt.Errorf("the run result lists %d tool calls; there is no call %d", len(calls), n)
 	}
 	var want any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	if path := common.Includes(want, calls[n-1]); path != "" {

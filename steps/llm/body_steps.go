@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -48,7 +47,7 @@ func (w *World) bodies() ([]map[string]any, error) {
 
 func parseJSONValue(s string) (any, error) {
 	var v any
-	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &v); err != nil {
+	if err := common.StepJSON(strings.TrimSpace(s), &v); err != nil {
 		return nil, fmt.Errorf("harness: %q is not JSON: %w", s, err)
 	}
 	return v, nil

@@ -1,8 +1,8 @@
 package llm
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"maps"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
@@ -61,7 +61,7 @@ func (w *World) SetClient(key string, v any) error {
 
 func (w *World) requestParams(doc *godog.DocString) error {
 	var m map[string]any
-	if err := json.Unmarshal([]byte(doc.Content), &m); err != nil {
+	if err := common.StepJSON(doc.Content, &m); err != nil {
 		return fmt.Errorf("harness: request params are not a JSON object: %w", err)
 	}
 	return w.SetClient("requestParams", m)

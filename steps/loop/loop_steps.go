@@ -65,7 +65,7 @@ func (w *World) callsAtOnce(list, text string) error {
 		}
 		args := map[string]any{}
 		if raw := strings.TrimPrefix(strings.TrimSpace(rest), "with "); strings.TrimSpace(rest) != "" {
-			if err := json.Unmarshal([]byte(raw), &args); err != nil {
+			if err := common.StepJSON(raw, &args); err != nil {
 				return fmt.Errorf("harness: the arguments of %q, %s, are not a JSON object: %w", name, raw, err)
 			}
 		}

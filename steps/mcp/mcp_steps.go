@@ -70,7 +70,7 @@ func (w *World) slowExitServer(name string, ms int) error {
 
 func (w *World) mcpServerFiltered(name, transport, filter string) error {
 	var tools map[string]any
-	if err := json.Unmarshal([]byte(filter), &tools); err != nil {
+	if err := common.StepJSON(filter, &tools); err != nil {
 		return fmt.Errorf("harness: tools filter %s is not a JSON object: %w", filter, err)
 	}
 	if err := w.mcpServer(name, transport); err != nil {

@@ -1,8 +1,8 @@
 package parity
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"strings"
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
@@ -20,10 +20,10 @@ func registerExampleSteps(sc *kernel.Steps) {
 
 func (w *World) twoCallsThenText(a, rawA, b, rawB, text string) error {
 	var argsA, argsB map[string]any
-	if err := json.Unmarshal([]byte(rawA), &argsA); err != nil {
+	if err := common.StepJSON(rawA, &argsA); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON object: %w", rawA, err)
 	}
-	if err := json.Unmarshal([]byte(rawB), &argsB); err != nil {
+	if err := common.StepJSON(rawB, &argsB); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON object: %w", rawB, err)
 	}
 	llm.Of(w.A).Route.Script(

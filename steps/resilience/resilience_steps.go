@@ -1,7 +1,6 @@
 package resilience
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -65,12 +64,12 @@ func (w *World) statusThenText(status int, text string) error {
 func (w *World) headersThenText(status int, raw, text string) error {
 	var lines []string
 	if strings.HasPrefix(raw, "[") {
-		if err := json.Unmarshal([]byte(raw), &lines); err != nil {
+		if err := common.StepJSON(raw, &lines); err != nil {
 			return fmt.Errorf("harness: %s is not a JSON array of strings: %w", raw, err)
 		}
 	} else {
 		var one string
-		if err := json.Unmarshal([]byte(raw), &one); err != nil {
+		if err := common.StepJSON(raw, &one); err != nil {
 			return fmt.Errorf("harness: %s is not a JSON string: %w", raw, err)
 		}
 		lines = []string{one}
@@ -263,7 +262,7 @@ func (w *World) onErrorFirstGiven(raw string) error { return w.onErrorMatch(raw,
 
 func (w *World) onErrorMatch(raw string, exact bool) error {
 	var want []map[string]any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON array of objects: %w", raw, err)
 	}
 	got := w.onErrorCalls()

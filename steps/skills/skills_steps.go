@@ -80,7 +80,7 @@ func (w *World) sampleLimit(n int) error {
 
 func (w *World) filter(raw string) error {
 	var m map[string]bool
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+	if err := common.StepJSON(raw, &m); err != nil {
 		return fmt.Errorf("harness: skills filter %s: want a name-to-bool object: %w", raw, err)
 	}
 	w.TK().Options["skillsFilter"] = m

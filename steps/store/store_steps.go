@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -52,7 +51,7 @@ func (w *World) storeSave(id string, doc *godog.DocString) error {
 		return err
 	}
 	var msgs []any
-	if err := json.Unmarshal([]byte(doc.Content), &msgs); err != nil {
+	if err := common.StepJSON(doc.Content, &msgs); err != nil {
 		return fmt.Errorf("harness: messages are not a JSON list: %w", err)
 	}
 	_, err := w.Must("store.save", map[string]any{"client": w.llm().Client["handle"], "id": id, "messages": msgs})

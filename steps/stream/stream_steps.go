@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -39,7 +38,7 @@ func (w *World) toolThenPieces(tool, a, b string) error {
 
 func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
 	var a1, a2 map[string]any
-	if json.Unmarshal([]byte(raw1), &a1) != nil || json.Unmarshal([]byte(raw2), &a2) != nil {
+	if common.StepJSON(raw1, &a1) != nil || common.StepJSON(raw2, &a2) != nil {
 		return fmt.Errorf("harness: %s or %s is not a JSON object", raw1, raw2)
 	}
 	w.llm().Route.Script(
@@ -85,7 +84,7 @@ func (w *World) events() ([]map[string]any, error) {
 // between); an event matches when it includes the wanted fields.
 func (w *World) eventsIncludeInOrder(raw string) error {
 	var want []any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON array: %w", raw, err)
 	}
 	evs, err := w.events()
@@ -132,7 +131,7 @@ func (w *World) lastIsDone(raw string) error {
 		return fmt.Errorf("the stream's last event is not done: %s", common.CompactJSON(evs))
 	}
 	var want any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	if path := common.Includes(want, evs[len(evs)-1]["result"]); path != "" {

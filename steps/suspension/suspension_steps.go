@@ -48,7 +48,7 @@ func registerSuspensionSteps(sc *kernel.Steps) {
 
 func parseObject(raw string) (map[string]any, error) {
 	var m map[string]any
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+	if err := common.StepJSON(raw, &m); err != nil {
 		return nil, fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
 	}
 	return m, nil

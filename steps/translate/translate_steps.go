@@ -84,7 +84,7 @@ func (w *World) translatesWithToolkit(doc *godog.DocString) error { return w.tra
 // translate sends client.translate with the request's keys as written; the result is kept.
 func (w *World) translate(doc *godog.DocString, withToolkit bool) error {
 	var args map[string]any
-	if err := json.Unmarshal([]byte(doc.Content), &args); err != nil {
+	if err := common.StepJSON(doc.Content, &args); err != nil {
 		return fmt.Errorf("harness: the translate request is not a JSON object: %w", err)
 	}
 	if err := llm.EnsureClient(w.A); err != nil {
@@ -274,7 +274,7 @@ func (w *World) messageBlock(n, i int, role, raw string) error {
 		return err
 	}
 	var want any
-	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+	if err := common.StepJSON(raw, &want); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
 	if m["role"] == role {
