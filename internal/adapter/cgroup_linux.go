@@ -21,6 +21,7 @@ import (
 
 var (
 	cgroupBase  string // "<cgroup2 mount>/conformance-<pid>", "" when unusable
+	cgroupRel   string // cgroupBase as /proc/<pid>/cgroup names it: "/conformance-<pid>"
 	cgroupOnce  sync.Once
 	cgroupCount atomic.Int64
 )
@@ -41,9 +42,29 @@ func cgroupParent() string {
 			_ = os.Remove(dir)
 			return
 		}
-		cgroupBase = dir
+		cgroupBase, cgroupRel = dir, strings.TrimPrefix(dir, mount)
 	})
 	return cgroupBase
+}
+
+// inAdapterCgroup says pid is in one of this run's adapter cgroups.
+func inAdapterCgroup(pid int) bool {
+	if cgroupParent() == "" { // through the Once: cgroupRel is set once, maybe by another goroutine
+		return false
+	}
+	if cgroupRel == "" {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if path, ok := strings.CutPrefix(line, "0::"); ok {
+			return strings.HasPrefix(path, cgroupRel+"/")
+		}
+	}
+	return false
 }
 
 // cgroup2Mount is where a cgroup2 file system is mounted (the unified hierarchy), "" if none.

@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,26 @@ type procInfo struct {
 	comm                     string
 	start                    uint64 // clock ticks after boot at which it was forked
 }
+
+// suspect records port as one an orphan (pid, start) may be from.
+func (l *liveSet) suspect(o procInfo, port string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := o.key()
+	if !slices.Contains(l.suspected[k], port) {
+		l.suspected[k] = append(l.suspected[k], port)
+	}
+}
+
+// suspects are the ports suspect recorded for an orphan.
+func (l *liveSet) suspects(o procInfo) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.suspected[o.key()]...)
+}
+
+// key names a process across pid reuse.
+func (pi procInfo) key() [2]uint64 { return [2]uint64{uint64(pi.pid), pi.start} }
 
 func readProc(pid int) (procInfo, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
@@ -78,6 +99,77 @@ func (p *Process) CPU() time.Duration {
 func startTime(pid int) uint64 {
 	pi, _ := readProc(pid)
 	return pi.start
+}
+
+// nowTicks is the time in clock ticks after boot (USER_HZ, 100 a second), 0 when unknown.
+func nowTicks() uint64 {
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	up, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0
+	}
+	return uint64(up*100) + 1 // rounded up: a process forked this tick is "before now"
+}
+
+// orphans are the processes reparented to the runner (a child subreaper) in a session of
+// their own, outside every adapter's cgroup. The runner starts nothing in a new session, so
+// each is a descendant of a process it started that lost its parent: found by its birth,
+// whatever it did to its cgroup, environment and process group. One still in an adapter's
+// cgroup is that adapter's (found by its cgroup).
+func orphans(procs map[int]procInfo) []procInfo {
+	self := os.Getpid()
+	me, ok := procs[self]
+	if !ok {
+		me, _ = readProc(self)
+	}
+	var out []procInfo
+	for _, pi := range procs {
+		if pi.ppid == self && pi.session != me.session && pi.state != 'Z' && !inAdapterCgroup(pi.pid) {
+			out = append(out, pi)
+		}
+	}
+	return out
+}
+
+// SweepOrphans kills the orphans (above) that no adapter could claim alone when it was
+// killed, once no adapter that may have left them lives, and returns each with the
+// implementations it may be from: those of the adapters that were no subreaper (a fork
+// server's) and lived when it was forked, and of those that had exited when it was found as
+// an orphan they could have left. For the end of a run.
+func SweepOrphans() []Orphan {
+	var out []Orphan
+	for _, pi := range orphans(allProcs()) {
+		ports := live.suspects(pi)
+		alive := false
+		for _, s := range live.at(pi.start) {
+			if !s.shim {
+				alive = alive || s.died == 0
+				if !slices.Contains(ports, s.port) {
+					ports = append(ports, s.port)
+				}
+			}
+		}
+		if alive || len(ports) == 0 {
+			continue // its adapter may still live (a later sweep), or no adapter left it
+		}
+		_ = syscall.Kill(pi.pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		for range 100 { // reaped within about a second: it is our child
+			if pid, _ := syscall.Wait4(pi.pid, &ws, syscall.WNOHANG, nil); pid != 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		out = append(out, Orphan{Leak: Leak{PID: pi.pid, Command: safetext.Line(pi.comm), Session: pi.session}, Ports: ports})
+	}
+	return out
 }
 
 func allProcs() map[int]procInfo {
@@ -138,6 +230,28 @@ func (p *Process) descendants() map[int]procInfo {
 			if _, seen := out[pid]; !seen {
 				out[pid] = pi
 				walk(pid)
+			}
+		}
+	}
+	// An orphan reparented to the runner can be p's once p has exited (or if it was no
+	// subreaper) and when it was forked while p lived. It is p's when no other adapter could
+	// have orphaned it to the runner: each other one alive then was a subreaper, whose orphans
+	// stayed in its tree and were killed with it. Else p is one candidate, and SweepOrphans
+	// names them all at the run's end.
+	if p.born != 0 && (!p.shimmed || p.hasExited()) {
+		for _, pi := range orphans(procs) {
+			if _, seen := out[pi.pid]; seen || pi.pid == p.pid || pi.start < p.born {
+				continue
+			}
+			mine := true
+			for _, s := range live.at(pi.start) {
+				mine = mine && (s.p == p || s.shim)
+			}
+			if mine {
+				out[pi.pid] = pi
+				walk(pi.pid)
+			} else {
+				live.suspect(pi, p.cfg.Port)
 			}
 		}
 	}

@@ -14,6 +14,11 @@ func (p *Process) descendants() map[int]procInfo { return nil }
 
 func startTime(int) uint64 { return 0 }
 
+func nowTicks() uint64 { return 0 }
+
+// SweepOrphans finds nothing without /proc.
+func SweepOrphans() []Orphan { return nil }
+
 func (p *Process) sweep(map[int]procInfo) []Leak { return nil }
 
 // CPU cannot be read without /proc.

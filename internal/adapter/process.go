@@ -119,6 +119,7 @@ type Process struct {
 	waitExit  func() // waits for the process to exit, sets exitState and closes exited
 	exitState string // how it ended ("exit status 1", "signal: killed"), once exited is closed
 	forked    bool   // made by the fork server, not by exec
+	shimmed   bool   // a child subreaper (package shim): its orphans stay in its tree
 	stdin     *os.File
 	cb        *os.File // write end of the callback pipe (the adapter's fd 3)
 	stdout    *os.File // read ends; closed when the runner stops listening
@@ -219,6 +220,7 @@ func (p *Process) startExec(env []string, files [4]*os.File) error {
 	// Own process group, so the adapter and anything it spawned die together; and its own
 	// cgroup where there is one (cgroup_linux.go), so no descendant can leave unseen.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.shimmed = underShim(cmd) // a subreaper: what its descendants orphan stays in its tree
 	cg, cgFD, inCgroup := newCgroup()
 	if inCgroup {
 		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, cgFD
@@ -476,8 +478,14 @@ func (p *Process) StderrSince(mark int64) string { return p.stderr.Since(mark) }
 
 // kill ends the process group and every descendant that escaped it, reaps what it can, and
 // stops the pipe readers. It returns the escaped descendants. Bounded by about 2×killWait.
-func (p *Process) kill() []Leak {
+func (p *Process) kill() []Leak { return p.killKnown(nil) }
+
+// killKnown is kill with descendants found earlier (known) added to those found now.
+func (p *Process) killKnown(known map[int]procInfo) []Leak {
 	before := p.descendants() // while the adapter may still link its children to it
+	for pid, pi := range known {
+		before[pid] = pi
+	}
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	select {
 	case <-p.exited:
@@ -512,6 +520,8 @@ func (p *Process) Close() {
 	}
 	p.closed = true
 	if p.broken == nil {
+		// Its tree before it exits: once it has, what it orphaned is the runner's child.
+		known := p.descendants()
 		line := fmt.Sprintf(`{"id":%d,"op":"shutdown"}`+"\n", p.nextID+1)
 		_ = p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
 		_, _ = p.stdin.Write([]byte(line))
@@ -520,31 +530,75 @@ func (p *Process) Close() {
 		case <-p.exited:
 		case <-time.After(shutdownGrace):
 		}
-		p.leaks = append(p.leaks, p.kill()...)
+		p.leaks = append(p.leaks, p.killKnown(known)...)
 		p.broken = errors.New("adapter closed")
 		return
 	}
 	p.kill()
 }
 
-// liveSet is the adapters started and not yet killed, for KillAll.
+// liveSet is the adapters started and not yet killed, for KillAll, and when every adapter of
+// the run lived, to tell which implementation an orphan can be from (descendants_linux.go).
 type liveSet struct {
 	mu    sync.Mutex
 	procs map[*Process]bool
+	spans []span
+	// suspected: the implementations of exited adapters that may have left an orphan, by the
+	// orphan's pid and start (descendants_linux.go).
+	suspected map[[2]uint64][]string
 }
 
-var live = liveSet{procs: map[*Process]bool{}}
+// span is one adapter's life in clock ticks after boot; died is 0 while it lives. shim: it was
+// a subreaper, so no orphan of its reached the runner while it lived.
+type span struct {
+	port       string
+	born, died uint64
+	p          *Process
+	shim       bool
+}
+
+var live = liveSet{procs: map[*Process]bool{}, suspected: map[[2]uint64][]string{}}
 
 func (l *liveSet) add(p *Process) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.procs[p] = true
+	l.spans = append(l.spans, span{port: p.cfg.Port, born: p.born, p: p, shim: p.shimmed})
 }
 
 func (l *liveSet) remove(p *Process) {
+	died := nowTicks()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.procs, p)
+	for i := range l.spans {
+		if l.spans[i].p == p {
+			l.spans[i].died, l.spans[i].p = died, nil
+		}
+	}
+}
+
+// hasExited says the adapter process has exited.
+func (p *Process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// at lists the adapters alive at tick t (unknown ticks: none).
+func (l *liveSet) at(t uint64) []span {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []span
+	for _, s := range l.spans {
+		if s.born != 0 && s.born <= t && (s.died == 0 || t <= s.died) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // KillAll sends SIGKILL to every live adapter's process group and cgroup, without waiting:
@@ -588,6 +642,13 @@ type Leak struct {
 	PID     int
 	Command string // escaped
 	Session int
+}
+
+// Orphan is a leak no one adapter could be blamed for: forked while adapters of each of Ports
+// lived, it was found only at the run's end (SweepOrphans) and killed.
+type Orphan struct {
+	Leak
+	Ports []string
 }
 
 func (l Leak) String() string {

@@ -29,8 +29,10 @@ var Modes = map[string]string{
 	"slow-hello":       "answers hello after 1.5 s (a runtime starting on a loaded machine), then like good",
 	"unhandled":        "answers every op, and reports an unhandled rejection of the library with each answer",
 	"escape-daemon":    "at hello, leaves a daemon behind the way a port's child could: a new session, an empty environment, SIGTERM ignored, its parent gone",
+	"escape-cgroup":    "as escape-daemon, and the daemon moves itself to the root cgroup (where it may)",
 	"forker":           "(the daemon's short-lived parent) starts the daemon and exits",
 	"daemon":           "ignores SIGTERM and sleeps",
+	"root-daemon":      "(escape-cgroup's daemon) moves itself to the root cgroup, then is the daemon",
 	"crash":            "answers hello, then panics and exits 2",
 	"garbage":          "writes a line that is not JSON",
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
@@ -72,8 +74,11 @@ func Main() {
 		time.Sleep(lifetime)
 		os.Exit(0)
 	case "forker":
-		daemonize()
+		daemonize(os.Getenv("CHAOS_DAEMON"))
 		os.Exit(0)
+	case "root-daemon":
+		toRootCgroup()
+		fallthrough
 	case "daemon":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 		time.Sleep(lifetime)
@@ -108,7 +113,9 @@ func Main() {
 		case req.Op == "hello":
 			switch {
 			case mode == "escape-daemon":
-				startForker()
+				startForker("daemon")
+			case mode == "escape-cgroup":
+				startForker("root-daemon")
 			case strings.HasPrefix(mode, "escape"):
 				escape()
 			}
@@ -211,14 +218,14 @@ func fault(out *bufio.Writer, mode string, id int) {
 // startForker runs the daemon's parent in a new session with nothing of the adapter's
 // environment (no CONFORMANCE_ADAPTER token), and waits for it: once it exits the daemon is
 // an orphan that only a cgroup (or the subreaper) still ties to the adapter.
-func startForker() {
+func startForker(daemon string) {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chaos:", err)
 		os.Exit(2)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = []string{EnvMode + "=forker"}
+	cmd.Env = []string{EnvMode + "=forker", "CHAOS_DAEMON=" + daemon}
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Run(); err != nil {
@@ -227,19 +234,35 @@ func startForker() {
 	}
 }
 
-func daemonize() {
+func daemonize(mode string) {
 	exe, err := os.Executable()
 	if err != nil {
 		os.Exit(2)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = []string{EnvMode + "=daemon"}
+	cmd.Env = []string{EnvMode + "=" + mode}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "chaos: daemon:", err)
 		os.Exit(2)
 	}
 	fmt.Fprintf(os.Stderr, "chaos: daemon pid %d\n", cmd.Process.Pid)
+}
+
+// toRootCgroup moves this process to the root of the cgroup2 hierarchy, out of the cgroup
+// the runner made for its adapter; where it may not (no cgroup2, no permission) it stays.
+func toRootCgroup() {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		left, right, ok := strings.Cut(line, " - ")
+		if f, r := strings.Fields(left), strings.Fields(right); ok && len(r) > 0 && r[0] == "cgroup2" && len(f) > 4 {
+			_ = os.WriteFile(f[4]+"/cgroup.procs", []byte(fmt.Sprint(os.Getpid())), 0o644)
+			return
+		}
+	}
 }
 
 func escape() {

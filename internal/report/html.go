@@ -58,10 +58,10 @@ type htmlCount struct {
 
 // htmlPort is one port's column header and summary line.
 type htmlPort struct {
-	Port, Library, Version, Runtime, Reason, Tally, Scenarios, HarnessErr string
-	Present                                                               bool
-	Bar                                                                   []htmlBar
-	Parity                                                                *htmlParity
+	Port, Library, Version, Runtime, Reason, Tally, Scenarios, HarnessErr, Leaked string
+	Present                                                                       bool
+	Bar                                                                           []htmlBar
+	Parity                                                                        *htmlParity
 }
 
 // htmlParity is X.4 over every contract scenario on one port: a line, and each diff.
@@ -138,7 +138,7 @@ func HTML(w io.Writer, cat [][2]string, results []*result.PortResult, v ...resul
 	for _, r := range results {
 		d.Unexpected += r.Unexpected()
 		p := htmlPort{Port: r.Port, Present: r.Present, Reason: absence(r), Library: identity(r, "library"),
-			Version: identity(r, "version"), Runtime: identity(r, "runtime"), HarnessErr: r.HarnessErr}
+			Version: identity(r, "version"), Runtime: identity(r, "runtime"), HarnessErr: r.HarnessErr, Leaked: r.Leaked}
 		if r.Present {
 			p.Tally, p.Scenarios, p.Parity = tally(r), scenarioTally(r), parityOf(r)
 		}

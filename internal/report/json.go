@@ -51,9 +51,11 @@ type PortResults struct {
 	Version  string `json:"version"`
 	Runtime  string `json:"runtime"`
 	// HarnessError is set when the harness itself failed this implementation's run.
-	HarnessError   string `json:"harnessError"`
-	Interrupted    string `json:"interrupted"`
-	Unresponsive   string `json:"unresponsive"`
+	HarnessError string `json:"harnessError"`
+	Interrupted  string `json:"interrupted"`
+	Unresponsive string `json:"unresponsive"`
+	// Leaked: processes the adapters left running after shutdown (the port's failure).
+	Leaked         string `json:"leaked,omitempty"`
 	VersionWarning string `json:"versionWarning"`
 	// Strict: flaky and inconclusive verdicts counted as red (--strict).
 	Strict bool `json:"strict,omitempty"`
@@ -127,7 +129,7 @@ func NewResults(cat [][2]string, results []*result.PortResult, v ...result.Versi
 		p := PortResults{Port: r.Port, Present: r.Present, Broken: r.Broken, Required: r.Required,
 			Reason: r.Reason, LogTail: r.LogTail,
 			Library: identity(r, "library"), Version: identity(r, "version"), Runtime: identity(r, "runtime"),
-			HarnessError: r.HarnessErr, Interrupted: r.Interrupted, Unresponsive: r.Unresponsive,
+			HarnessError: r.HarnessErr, Interrupted: r.Interrupted, Unresponsive: r.Unresponsive, Leaked: r.Leaked,
 			VersionWarning: r.VersionWarning, Strict: r.Strict, Expectations: []ExpectationEntry{}, Cells: map[string]string{},
 			Scenarios: []ScenarioResult{}, Parity: r.Parity}
 		if r.Expectations != nil {

@@ -105,6 +105,10 @@ func JUnit(w io.Writer, result *result.PortResult) error {
 		s.Cases = append(s.Cases, junitCase{Name: "harness", Classname: result.Port, Time: "0.000",
 			Error: &junitProblem{Message: oneLine(result.HarnessErr), Type: "harness", Text: result.HarnessErr}})
 	}
+	if result.Leaked != "" {
+		s.Cases = append(s.Cases, junitCase{Name: "processes left after shutdown", Classname: result.Port, Time: "0.000",
+			Failure: &junitProblem{Message: oneLine(result.Leaked), Type: "leaked", Text: result.Leaked}})
+	}
 	for _, c := range s.Cases {
 		s.Tests++
 		switch {

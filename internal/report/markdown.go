@@ -74,6 +74,9 @@ func Markdown(w io.Writer, cat [][2]string, results []*result.PortResult, verbos
 		if r.Unresponsive != "" {
 			line += "; **adapter unresponsive:** " + mdInline(r.Unresponsive)
 		}
+		if r.Leaked != "" {
+			line += "; **leaked:** " + mdInline(r.Leaked)
+		}
 		if r.VersionWarning != "" {
 			line += "; warning: " + mdInline(r.VersionWarning)
 		}

@@ -25,6 +25,10 @@ func mdFailures(w io.Writer, cat [][2]string, results []*result.PortResult, verb
 			names = append(names, r.Port+" harness error")
 			fmt.Fprintf(&red, "**%s** harness error: %s\n\n", mdInline(r.Port), mdInline(r.HarnessErr))
 		}
+		if r.Leaked != "" {
+			names = append(names, r.Port+" leaked")
+			fmt.Fprintf(&red, "**%s** leaked: %s\n\n", mdInline(r.Port), mdInline(r.Leaked))
+		}
 		keep := func(i int) bool { return verbose || judgedAt(r, i).Verdict.Red() }
 		for _, e := range cat {
 			if v := verdictOf(r, e[0]); redCell(v) {

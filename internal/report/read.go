@@ -42,7 +42,7 @@ func (d Results) CatalogueOf() [][2]string {
 func (p PortResults) PortResult() *result.PortResult {
 	r := &result.PortResult{Port: p.Port, Present: p.Present, Broken: p.Broken, Required: p.Required,
 		Reason: p.Reason, LogTail: p.LogTail, HarnessErr: p.HarnessError, Interrupted: p.Interrupted,
-		Unresponsive: p.Unresponsive, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]result.Verdict{},
+		Unresponsive: p.Unresponsive, Leaked: p.Leaked, VersionWarning: p.VersionWarning, Strict: p.Strict, Cells: map[string]result.Verdict{},
 		Expectations: &result.Expectations{Path: p.ExpectationsFile}, Parity: p.Parity}
 	if p.Present {
 		r.Identity = map[string]any{"library": p.Library, "version": p.Version, "runtime": p.Runtime}

@@ -145,6 +145,10 @@ func textPortState(w io.Writer, r *result.PortResult, count map[result.Verdict]i
 		count["harness error"]++
 		fmt.Fprintf(w, "\n--- %s: harness error: %s\n", r.Port, r.HarnessErr)
 	}
+	if r.Leaked != "" {
+		count["leaked"]++
+		fmt.Fprintf(w, "\n--- %s: LEAKED: %s\n", r.Port, r.Leaked)
+	}
 	notRun := map[result.Status]int{}
 	for i, o := range r.Scenarios {
 		if notRunStatus(o) && judgedAt(r, i).Verdict.Red() {

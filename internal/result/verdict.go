@@ -110,6 +110,9 @@ type PortResult struct {
 	Interrupted string `json:"interrupted,omitempty"`
 	// Unresponsive says the breaker gave up on the adapter, and why.
 	Unresponsive string `json:"unresponsive,omitempty"`
+	// Leaked names the processes its adapters left running after they were shut down (the
+	// runner killed them): the implementation's own failure, whatever its cells say.
+	Leaked string `json:"leaked,omitempty"`
 	// Expectations is the implementation's expectations file as the run read it.
 	Expectations *Expectations `json:"-"`
 	// VersionWarning says the expectations were written against another version.
@@ -168,7 +171,8 @@ func (r *PortResult) Judge(ids []string) {
 func (r *PortResult) Red() bool { return r.Unexpected() > 0 }
 
 // Unexpected counts what fails the run: red cells, a harness error, an unresponsive adapter,
-// an interrupted run, a broken implementation, and a required one that is not present.
+// leaked processes, an interrupted run, a broken implementation, and a required one that is
+// not present.
 func (r *PortResult) Unexpected() int {
 	n := 0
 	for _, v := range r.Cells {
@@ -177,6 +181,9 @@ func (r *PortResult) Unexpected() int {
 		}
 	}
 	if r.HarnessErr != "" || r.Unresponsive != "" || r.Interrupted != "" {
+		n++
+	}
+	if r.Leaked != "" {
 		n++
 	}
 	if !r.Present && (r.Broken || r.Required || r.Port == Reference) && n == 0 {
@@ -210,6 +217,9 @@ func (r *PortResult) Summary() string {
 	line := fmt.Sprintf("%-9s %s (IDs); scenarios: %s", r.Port, strings.Join(parts, ", "), r.ScenarioTally())
 	if r.Unresponsive != "" {
 		line += "; adapter unresponsive: " + r.Unresponsive
+	}
+	if r.Leaked != "" {
+		line += "; LEAKED: " + r.Leaked
 	}
 	if r.Interrupted != "" {
 		line += "; interrupted: " + r.Interrupted

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,7 +97,10 @@ func TestChaosBesideReference(t *testing.T) {
 	for m := range faults {
 		modes = append(modes, m)
 	}
-	modes = append(modes, "escape")
+	// Well-behaved adapters that leave a child (escape) or a daemon that leaves their session,
+	// environment, parent and, where it may, cgroup (escape-daemon, escape-cgroup) behind.
+	leakers := []string{"escape", "escape-daemon", "escape-cgroup"}
+	modes = append(modes, leakers...)
 	dir := chaosRoot(t, root, modes...)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // scenario dirs land here, so leftovers are ours to see
@@ -163,9 +167,20 @@ func TestChaosBesideReference(t *testing.T) {
 			t.Errorf("chaos-%s: no scenario names the adapter and %q: %+v", mode, fault, r.Scenarios)
 		}
 	}
-	// A well-behaved adapter whose escaped child outlives its shutdown: the leak is its own.
-	if r := byName["chaos-escape"]; !strings.Contains(r.HarnessErr, "outside its process group after shutdown") || r.Unexpected() == 0 {
-		t.Errorf("chaos-escape: harness error %q, %d unexpected; want the leak, red", r.HarnessErr, r.Unexpected())
+	// What a well-behaved adapter left running after its shutdown is its own failure.
+	for _, mode := range leakers {
+		if r := byName["chaos-"+mode]; !strings.Contains(r.Leaked, "outside its process group after shutdown") || r.HarnessErr != "" || r.Unexpected() == 0 {
+			t.Errorf("chaos-%s: leaked %q, harness error %q, %d unexpected; want the leak as its own failure, red", mode, r.Leaked, r.HarnessErr, r.Unexpected())
+		}
+	}
+	for _, r := range results {
+		// escape-crash's spares leave their child too, shut down in order.
+		if r.Leaked != "" && !slices.Contains(append(leakers, "escape-crash"), strings.TrimPrefix(r.Port, "chaos-")) {
+			t.Errorf("%s is blamed for a leak: %s", r.Port, r.Leaked)
+		}
+	}
+	if left := daemonsOf(exe); len(left) > 0 {
+		t.Errorf("chaos daemons outlived the run: %v", left)
 	}
 	if out, _ := json.Marshal(results); !inertJSON(out) || !utf8.Valid(progress.Bytes()) || bytes.ContainsAny(progress.Bytes(), "\x1b\x07\x00") {
 		t.Errorf("raw adapter bytes reached the results or the progress output")
@@ -184,6 +199,26 @@ func TestChaosBesideReference(t *testing.T) {
 		}
 		t.Errorf("temp entries left after the run: %v", names)
 	}
+}
+
+// daemonsOf lists the live processes of program exe playing a chaos daemon.
+func daemonsOf(exe string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		if link, _ := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); link != exe {
+			continue
+		}
+		env, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if bytes.Contains(env, []byte("daemon")) && !bytes.Contains(stat, []byte(") Z ")) {
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(env), "\x00", " "))
+		}
+	}
+	return out
 }
 
 // inertJSON: JSON escapes control characters itself; what must not appear is an escaped

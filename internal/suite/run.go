@@ -133,6 +133,16 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 		}()
 	}
 	wg.Wait()
+	// What no one adapter could be blamed for (an orphan of the runner forked while an adapter
+	// that was no subreaper lived: a fork server's) is each candidate implementation's leak.
+	for _, orphan := range adapter.SweepOrphans() {
+		for _, r := range results {
+			if slices.Contains(orphan.Ports, r.Port) {
+				r.Leaked = joinErr(r.Leaked, fmt.Sprintf("%s was left running by an adapter of %s (forked while each ran; the harness cannot tell which) and was killed",
+					orphan.Leak, strings.Join(orphan.Ports, " or ")))
+			}
+		}
+	}
 	if err := in.took.record(o.Cache, results); err != nil {
 		progress(o, "harness: could not keep the feature times for the next run's order: %v", err)
 	}
@@ -499,9 +509,10 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	if why := adapters.unresponsive(); why != "" {
 		res.Unresponsive = why
 	}
-	// Processes the adapter left outside its process group are the implementation's leak.
+	// Processes the adapter left outside its process group are the implementation's leak:
+	// its own failure, not the harness's.
 	if leaks := adapters.close(); len(leaks) > 0 {
-		res.HarnessErr = joinErr(res.HarnessErr, leakReport(leaks))
+		res.Leaked = joinErr(res.Leaked, leakReport(leaks))
 	}
 	return res
 }
