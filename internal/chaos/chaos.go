@@ -48,6 +48,7 @@ var Modes = map[string]string{
 	"callback":         "calls a host tool back, reads the answer from fd 3 and fails the request with it as a relayed library error",
 	"bad-callback":     "writes a callback that breaks the protocol schema",
 	"stderr-flood":     "writes 32 MiB of escape sequences to stderr, then answers",
+	"stderr-each":      "writes 50 MB to stderr before each answer (a library that logs every byte it sends)",
 	"escape":           "starts a child in a new session that holds the pipes, then behaves",
 	"escape-crash":     "starts a child in a new session that holds the pipes, then crashes",
 	"sleeper":          "(the escaped child itself) sleeps",
@@ -138,6 +139,10 @@ func Main() {
 			fmt.Fprintln(out, `{"callback":1,"fn":"nope","args":{}}`)
 			_ = out.Flush()
 			time.Sleep(lifetime)
+		case mode == "stderr-each":
+			flood(50_000_000)
+			answer(out, req.ID, unsupported)
+			continue
 		case mode == "ansi-error":
 			answer(out, req.ID, `"ok":false,"error":{"kind":"failed","message":"\u001b]0;pwned\u0007\u001b[31mboom\u009b"}`)
 			continue
@@ -155,6 +160,14 @@ func Main() {
 }
 
 const unsupported = `"ok":false,"error":{"kind":"unsupported","message":"the chaos adapter supports only hello"}`
+
+// flood writes about n bytes of escape sequences and invalid UTF-8 to stderr.
+func flood(n int) {
+	line := strings.Repeat("\x1b[31mflood\x1b]0;title\x07 \xff", 100) + "\n"
+	for w := 0; w < n; w += len(line) {
+		os.Stderr.WriteString(line)
+	}
+}
 
 func answer(out *bufio.Writer, id int, body string) {
 	fmt.Fprintf(out, `{"id":%d,%s,"warnings":[]}`+"\n", id, body)
@@ -202,10 +215,7 @@ func fault(out *bufio.Writer, mode string, id int) {
 	case "schema":
 		fmt.Fprintf(out, `{"id":%d,"ok":true,"warnings":[]}`+"\n", id)
 	case "stderr-flood":
-		line := strings.Repeat("\x1b[31mflood\x1b]0;title\x07 \xff", 100) + "\n"
-		for n := 0; n < 32<<20; n += len(line) {
-			os.Stderr.WriteString(line)
-		}
+		flood(32 << 20)
 		answer(out, id, unsupported)
 	default:
 		answer(out, id, unsupported)
