@@ -74,10 +74,10 @@ type event struct {
 
 // pkg is one package under way.
 type pkg struct {
-	began  time.Time
-	passed int
-	output []string // package-level lines, shown if the package fails
-	closing string  // go test's own line for it, printed last
+	began   time.Time
+	passed  int
+	output  []string // package-level lines, shown if the package fails
+	closing string   // go test's own line for it, printed last
 }
 
 // formatter turns the event stream into the lines described above.
