@@ -231,5 +231,5 @@ func (w *World) matchGoldenValue(name, what string, v any) error {
 	if done, err := kernel.Get[parity.World](w.A).GoldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return parity.Diff(what, name, w.Env().Port, common.NumbersAsText(want), got)
+	return parity.Diff(what, name, w.Env().Family, common.NumbersAsText(want), got)
 }

@@ -48,7 +48,7 @@ func (w *World) matchGoldenInDir(name string) error {
 	if done, err := w.GoldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return Diff("the wire bodies differ", name, w.Env().Port, wire.NormalizeAll(want), got)
+	return Diff("the wire bodies differ", name, w.Env().Family, wire.NormalizeAll(want), got)
 }
 
 func inDir(v any, dir string) any {

@@ -32,7 +32,7 @@ func (w *World) inventoryMatchesGolden(name string) error {
 	if done, err := w.GoldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return Diff("the inventory differs", name, w.Env().Port, wire.NormalizeInventory(want), got)
+	return Diff("the inventory differs", name, w.Env().Family, wire.NormalizeInventory(want), got)
 }
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).
@@ -46,7 +46,7 @@ func (w *World) matchGolden(name string) error {
 	if done, err := w.GoldenCopy(name, got, &want); done || err != nil {
 		return err
 	}
-	return Diff("the wire bodies differ", name, w.Env().Port, wire.NormalizeAll(want), got)
+	return Diff("the wire bodies differ", name, w.Env().Family, wire.NormalizeAll(want), got)
 }
 
 // GoldenCopy reads the reference's golden copy fixtures/<area>/golden/<name>.json (the area
@@ -73,6 +73,8 @@ func (w *World) GoldenCopy(name string, got, want any) (done bool, err error) {
 }
 
 // Diff is the X.* verdict: the port's value against the reference's, by content.
+// port is the column's family (python, not python@0.21.0): the evidence, and so its
+// fingerprint, must not depend on how a run named the column.
 func Diff(what, name, port string, want, got any) error {
 	if d := kernel.DiffOf(want, got); d != nil {
 		return fmt.Errorf("parity: %s from the Go reference's golden copy %q (-reference +%s):\n%w", what, name, port, d)
