@@ -132,8 +132,8 @@ Feature: Contract C12 - resilience: Retry-After
     And the fake LLM first answers 429 with the header line "Retry-After: <value>" and then answers "done"
     When the client runs "hi" in run mode, cancelled after 600 ms
     Then the call fails with kind "cancelled"
-    And the run made 1 LLM request
     And the run ended at least 400 ms after LLM request 1
+    And the run made 1 LLM request
 
     Examples:
       | value      | style     |

@@ -93,18 +93,19 @@ func (w *World) stall(s int) error {
 	return nil
 }
 
-func (w *World) runCancelled(prompt, mode string, ms int) error {
-	w.rs().mode = mode
-	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, map[string]any{"cancelAfterMs": ms}) })
+func (w *World) runCancelled(prompt, mode string, n int) error {
+	w.rs().mode, w.rs().cancelAfter = mode, ms(n)
+	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, map[string]any{"cancelAfterMs": n}) })
 }
 
 func (w *World) runTimed(prompt, mode string) error {
-	w.rs().mode = mode
+	w.rs().mode, w.rs().cancelAfter = mode, 0
 	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, nil) })
 }
 
 // timed notes when the call returned, on the runner's clock, which the fake LLM shares.
 func (w *World) timed(run func() error) error {
+	w.rs().started = time.Now()
 	err := run()
 	w.rs().ended = time.Now()
 	return err
@@ -144,6 +145,11 @@ func (w *World) gapBelow(n, hi int) error {
 // sinceFirst is how long after LLM request 1 arrived the timed run returned.
 func (w *World) sinceFirst() (time.Duration, error) {
 	reqs := w.llm().Route.Requests()
+	if len(reqs) == 0 && w.rs().cancelAfter > 0 {
+		// The cancel came before the port sent anything (a slow start under load): the
+		// scenario's premise, a request to wait on, was never reached.
+		return 0, &kernel.Inconclusive{Why: fmt.Sprintf("the fake LLM got no request before the cancel at %d ms: the port never reached the wait", w.rs().cancelAfter.Milliseconds())}
+	}
 	if len(reqs) == 0 {
 		return 0, fmt.Errorf("the fake LLM got no request")
 	}
@@ -157,6 +163,14 @@ func (w *World) endedAfter(lo int) error {
 	d, err := w.sinceFirst()
 	if err != nil {
 		return err
+	}
+	// A cancel that fired less than lo after request 1 (the port sent it late) leaves no room
+	// to tell a wait from an early stop: nothing to judge, not the port's failure.
+	if c := w.rs().cancelAfter; c > 0 {
+		if room := w.rs().started.Add(c).Sub(w.llm().Route.Requests()[0].At); room < ms(lo) {
+			return &kernel.Inconclusive{Why: fmt.Sprintf("LLM request 1 came %d ms after the run began, so its cancel at %d ms left %d ms to wait; at least %d ms are needed to tell a wait from an early stop",
+				w.llm().Route.Requests()[0].At.Sub(w.rs().started).Milliseconds(), c.Milliseconds(), room.Milliseconds(), lo)}
+		}
 	}
 	if d < ms(lo) {
 		return fmt.Errorf("the run ended %d ms after LLM request 1; want at least %d ms", d.Milliseconds(), lo)

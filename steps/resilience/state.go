@@ -15,6 +15,10 @@ type State struct {
 	answers map[int]string
 	ended   time.Time
 	mode    string // the last timed run's mode, run or stream
+	// started and cancelAfter: when the last timed run began and, for a cancelled one, after
+	// how long its cancel fired, on the same clock as the fake's stamps.
+	started     time.Time
+	cancelAfter time.Duration
 }
 
 func (s *State) Init(*kernel.Attempt) { s.answers = map[int]string{} }
