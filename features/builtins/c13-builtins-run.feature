@@ -24,6 +24,19 @@ Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and 
     And the built-in tool's output is exactly "é☃"
     And the sandbox file "only-in-the-sandbox-c13/made.txt" holds exactly "x"
 
+  @id:c13-bash-output-as-written @required @src:spec-c13-bash
+  @C13.10
+  Scenario Outline: a command's output comes back as written, its leading and trailing blanks kept (<case>)
+    When the built-in tool "bash" is run with {"command": "<command>", "workdir": "{{tmp}}"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<output>"
+
+    Examples:
+      | case                            | command                  | output                                          |
+      | spaces, then blank lines        | printf '  x\\n\\n'       | ⟨U+0020⟩⟨U+0020⟩x⟨U+000A⟩⟨U+000A⟩               |
+      | a tab, a blank line first       | printf '\\n\\tx \\t'     | ⟨U+000A⟩⟨U+0009⟩x ⟨U+0009⟩                      |
+      | echo's own newline              | echo hi                  | hi⟨U+000A⟩                                      |
+
   @id:c13-bash-timeout @required @src:spec-c13-bash
   @C13.10
   Scenario: timeout 200 on a command that would take 5 s kills it: an error, within 1.5 s, the child gone
@@ -92,3 +105,24 @@ Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and 
     When the built-in tool "todowrite" is run with {"todos": [{"id": "1", "text": "a ☃", "completed": false}, {"id": "2", "text": "b", "completed": true}]}
     Then the built-in tool's result is not an error
     And the built-in tool's output is exactly "[ ] a ☃⟨U+000A⟩[x] b"
+
+  @id:c13-read-window-at-end @recommended @src:rec-c13-texts
+  @C13.11
+  Scenario Outline: a window that reaches the end of a file with a last newline has no trailing one (<window>)
+    Given the sandbox has the file "f.txt" holding "l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩"
+    When the built-in tool "read" is run with {"path": "{{tmp}}/f.txt", <window>}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<output>"
+
+    Examples:
+      | window                   | output                             |
+      | "offset": 4, "limit": 2  | l4                                 |
+      | "offset": 3              | l3⟨U+000A⟩l4                       |
+      | "offset": 1, "limit": 10 | l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4   |
+
+  @id:c13-todowrite-as-given @recommended @src:rec-c13-todowrite
+  @C13.17
+  Scenario: todowrite keeps the list's own order and every todo, whatever their ids
+    When the built-in tool "todowrite" is run with {"todos": [{"id": "b", "text": "first", "completed": false}, {"id": "a", "text": "second", "completed": true}, {"id": "b", "text": "third", "completed": false}]}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "[ ] first⟨U+000A⟩[x] second⟨U+000A⟩[ ] third"

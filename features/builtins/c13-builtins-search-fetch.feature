@@ -74,3 +74,25 @@ Feature: Contract C13 - the built-in tools at work: glob, grep and webfetch
     When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/page", "format": "text"}
     Then the built-in tool's result is not an error
     And the built-in tool's output has no "<"
+
+  @id:c13-webfetch-2xx @required @src:spec-c13-webfetch
+  @C13.13
+  Scenario Outline: a 2xx answer other than 200 is no error: its body comes back (<status>)
+    Given the endpoint answers "/made" with status <status> and the body "made ☃ <b>"
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/made", "format": "html"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "made ☃ <b>"
+
+    Examples:
+      | status |
+      | 201    |
+      | 203    |
+      | 226    |
+
+  @id:c13-webfetch-timeout-seconds @required @src:spec-c13-webfetch
+  @C13.13
+  Scenario: timeout 5 is five seconds: a page that answers after 300 ms comes back
+    Given the endpoint's /slow answers after 300 ms
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/slow", "format": "html", "timeout": 5}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "slow-body"
