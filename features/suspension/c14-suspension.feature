@@ -251,3 +251,102 @@ Feature: Contract C14 - suspension: Pending and waitFor
       | anthropic | run    |
       | openai    | stream |
       | anthropic | stream |
+
+  @id:c14-ask-every-suspension @required @src:spec-c14-ask @src:spec-c14-resume
+  @C14.1 @C14.11
+  Scenario Outline: every suspension is put to waitFor, even one for a URL an earlier one had answered (<style> <mode>)
+    Given an <style> client
+    And the client's waitFor answers {"ok": true, "data": {"code": "42"}}
+    And the tool "relogin" suspends with the request {"id": "req-login-9", "kind": "authorization", "prompt": "Log in to Zürich, again", "url": "https://auth.example/login?a=1&b=ü"} and the output "Login required again (placeholder)"
+    And a toolkit with the suspending tools "login" and "relogin"
+    And the fake LLM calls the tool "login" with {"x": 1}, then the tool "relogin" with {"x": 2}, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 3 LLM requests
+    And waitFor was called once for each request of "login" and "relogin"
+    And the tool "relogin" ran 2 times
+    And LLM request 3 carries, for "relogin", its resumed output
+    And the run result has {"status": "done", "text": "done"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c14-ask-expired @required @src:spec-c14-ask
+  @C14.1
+  Scenario Outline: a Request whose expiresAt has passed still goes to waitFor, which decides (<style> <mode>)
+    Given an <style> client
+    And the client's waitFor answers {"ok": true, "data": {"code": "42"}}
+    And the tool "stale" suspends with the request {"id": "req-stale-4", "kind": "approval", "prompt": "Approve the old trade?", "data": {"amount": 1}, "expiresAt": "2001-01-01T00:00:00Z"} and the output "Waiting for an old approval"
+    And a toolkit with the suspending tool "stale"
+    And the fake LLM first calls the tool "stale" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And waitFor was called 1 time
+    And waitFor was called with exactly the request of "stale"
+    And the tool "stale" ran 2 times
+    And LLM request 2 carries, for "stale", its resumed output
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |
+
+  @id:c14-resume-error-kept @required @src:spec-c14-resume
+  @C14.1 @C14.11
+  Scenario Outline: a retry that answers with an error is fed back as that error (<mode>)
+    Given an anthropic client
+    And the client's waitFor answers {"ok": true, "data": {"code": "41"}}
+    And once resumed, the tool "login" answers the error "code rejected ü"
+    And a toolkit with the suspending tool "login"
+    And the fake LLM first calls the tool "login" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "login" ran 2 times
+    And LLM request 2 carries, for "login", the tool result "code rejected ü"
+    And LLM request 2 marks the tool result for "login" "is_error": true
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @id:c14-resume-rewritten-args @required @src:spec-c14-resume
+  @C14.1
+  Scenario Outline: the retry runs with the arguments the tool first ran with, a beforeTool rewrite's (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook rewrites the arguments of "login" to {"x": "rewritten ü", "n": [1, null]}
+    And the client's waitFor answers {"ok": true, "data": {"code": "42"}}
+    And a toolkit with the suspending tool "login"
+    And the fake LLM first calls the tool "login" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "login" first ran with the arguments {"x": "rewritten ü", "n": [1, null]}
+    And the tool "login" ran again with the first run's arguments and the answer {"ok": true, "data": {"code": "42"}}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | stream |
+
+  @id:c14-unresolved-answered-prompt @recommended @src:rec-c14-unresolved-prompt
+  @C14.3
+  Scenario Outline: a retry that suspends with another prompt still feeds back the answered Request's prompt (<style>)
+    Given an <style> client
+    And the client's waitFor answers {"ok": true, "data": {"code": "42"}}
+    And once resumed, the tool "login" suspends again, asking "Still waiting for Ω"
+    And a toolkit with the suspending tool "login"
+    And the fake LLM first calls the tool "login" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And waitFor was called 1 time
+    And LLM request 2 carries, for "login", the tool result "unresolved: Log in to Zürich"
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

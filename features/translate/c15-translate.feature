@@ -322,3 +322,42 @@ Feature: Contract C15 - single-turn translate
       | {"type": "function", "function": {"name": "f"}} | LLM request 1's "tool_choice" is exactly {"type": "tool", "name": "f"} |
       | "none"                                          | LLM request 1's "tool_choice" is exactly {"type": "none"}          |
       | "auto"                                          | LLM request 1 has no "tool_choice"                                 |
+
+  @id:c15-parts-assistant @required @src:spec-c15-inbound
+  @C15.6
+  Scenario: an assistant turn's content given as parts is flattened to text too
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}] and the stop reason "end_turn"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b ü"}]}, {"role": "user", "content": [{"type": "text", "text": "c"}, {"type": "text", "text": "d"}]}]}
+      """
+    Then the call succeeds
+    And LLM request 1 has 3 messages
+    And LLM request 1's message 2 has the role "assistant" and the text "ab ü", in one piece
+    And LLM request 1's message 3 has the role "user" and the text "cd", in one piece
+
+  @id:c15-inbound-merge-given-order @required @src:spec-c15-inbound
+  @C15.4
+  Scenario: merged tool results keep the order they were given in, not their ids' order
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}] and the stop reason "end_turn"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_b", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "call_a", "type": "function", "function": {"name": "g", "arguments": "{}"}}, {"id": "call_Z", "type": "function", "function": {"name": "h", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "call_b", "content": "rb"}, {"role": "tool", "tool_call_id": "call_a", "content": "ra ü"}, {"role": "tool", "tool_call_id": "call_Z", "content": "rz"}]}
+      """
+    Then the call succeeds
+    And LLM request 1 has 3 messages
+    And LLM request 1's message 3 is a user message whose tool_result blocks answer, in order, "call_b", "call_a" and "call_Z"
+
+  @id:c15-system-as-given @recommended @src:rec-c15-system-join
+  @C15.5
+  Scenario: hoisted system texts keep their own whitespace
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}] and the stop reason "end_turn"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "system", "content": "  rules ü"}, {"role": "developer", "content": "Be terse.\n"}, {"role": "user", "content": "hi"}]}
+      """
+    Then the call succeeds
+    And LLM request 1's "system" is exactly "  rules ü\n\nBe terse.\n"

@@ -26,6 +26,11 @@ type suspender struct {
 	output  string
 	again   bool
 	delay   time.Duration
+	// againPrompt, when set, is the prompt of the retry's own suspension (its Request is
+	// the first one's with that prompt), so a reader can tell which prompt a text kept.
+	againPrompt string
+	// resumedError, when set, is what a run with an answer returns: an error result.
+	resumedError string
 }
 
 func (s *State) Init(*kernel.Attempt) { s.tools = map[string]*suspender{} }
@@ -43,8 +48,22 @@ func slotTool(a *kernel.Attempt, args map[string]any) adapter.Answer {
 	}
 	time.Sleep(t.delay) // a slow suspension (C14.6): the runner answers late, on purpose
 	answer, _ := args["answer"].(map[string]any)
-	if answer == nil || t.again {
+	if answer == nil {
 		return adapter.Answer{Value: map[string]any{"pending": t.request, "output": t.output}}
+	}
+	if t.again {
+		req := t.request
+		if t.againPrompt != "" {
+			req = map[string]any{}
+			for k, v := range t.request {
+				req[k] = v
+			}
+			req["prompt"] = t.againPrompt
+		}
+		return adapter.Answer{Value: map[string]any{"pending": req, "output": t.output}}
+	}
+	if t.resumedError != "" {
+		return adapter.Answer{Value: map[string]any{"output": t.resumedError, "isError": true}}
 	}
 	data, err := json.Marshal(answer["data"])
 	if err != nil {

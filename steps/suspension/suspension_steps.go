@@ -17,6 +17,8 @@ func registerSuspensionSteps(sc *kernel.Steps) {
 	sc.Step(`^the tool "([^"]*)" suspends with the request (\{.*\}) and the output "([^"]*)"$`, (*World).suspends)
 	sc.Step(`^the tool "([^"]*)" takes (\d+) ms to suspend$`, (*World).slow)
 	sc.Step(`^once resumed, the tool "([^"]*)" suspends again$`, (*World).suspendsAgain)
+	sc.Step(`^once resumed, the tool "([^"]*)" suspends again, asking "([^"]*)"$`, (*World).suspendsAgainAsking)
+	sc.Step(`^once resumed, the tool "([^"]*)" answers the error "([^"]*)"$`, (*World).resumesWithError)
 	sc.Step(`^a toolkit with the suspending tools? (.+)$`, (*World).toolkit)
 	sc.Step(`^a toolkit of the options the scenario set$`, (*World).optionsToolkit)
 	sc.Step(`^the client's waitFor answers (\{.*\})$`, (*World).waitForAnswers)
@@ -29,6 +31,7 @@ func registerSuspensionSteps(sc *kernel.Steps) {
 	sc.Step(`^waitFor was called once for each request of (.+)$`, (*World).waitForEach)
 	sc.Step(`^the tool "([^"]*)" ran (\d+) times?$`, (*World).ran)
 	sc.Step(`^the tool "([^"]*)" ran again with the first run's arguments and the answer (\{.*\})$`, (*World).ranAgain)
+	sc.Step(`^the tool "([^"]*)" first ran with the arguments (\{.*\})$`, (*World).firstRanWith)
 
 	// What the run returned and what reached the wire.
 	sc.Step(`^the run's pending request is exactly the request of "([^"]*)"$`, (*World).pendingIs)
@@ -83,6 +86,22 @@ func (w *World) suspendsAgain(name string) error {
 	t, err := w.tool(name)
 	if err == nil {
 		t.again = true
+	}
+	return err
+}
+
+func (w *World) suspendsAgainAsking(name, prompt string) error {
+	t, err := w.tool(name)
+	if err == nil {
+		t.again, t.againPrompt = true, prompt
+	}
+	return err
+}
+
+func (w *World) resumesWithError(name, text string) error {
+	t, err := w.tool(name)
+	if err == nil {
+		t.resumedError = text
 	}
 	return err
 }
@@ -240,6 +259,18 @@ func (w *World) ranAgain(name, raw string) error {
 		return fmt.Errorf("the second run of %q had the answer %s; want one including %s (at %s)", name, common.CompactJSON(runs[1]["answer"]), common.CompactJSON(want), where)
 	}
 	return nil
+}
+
+// firstRanWith: the tool's first run had exactly these arguments.
+func (w *World) firstRanWith(name, raw string) error {
+	runs, err := w.runsOf(name)
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("the tool %q never ran", name)
+	}
+	return common.SameJSON(fmt.Sprintf("the first run of %q's arguments", name), raw, runs[0]["input"])
 }
 
 func (w *World) pending() (map[string]any, error) {

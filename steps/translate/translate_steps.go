@@ -33,6 +33,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^no tool ran during the translate$`, (*World).noToolRan)
 	sc.Step(`^LLM request (\d+) has (\d+) messages?$`, (*World).messageCount)
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and the text "([^"]*)"$`, (*World).messageText)
+	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and the text "([^"]*)", in one piece$`, (*World).messageTextWhole)
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and a content block including (\{.*\})$`, (*World).messageBlock)
 	sc.Step(`^LLM request (\d+)'s message (\d+) is a user message whose tool_result blocks answer, in order, (.+)$`, (*World).toolResultOrder)
 	sc.Step(`^no message of LLM request (\d+) has the role (.+)$`, (*World).noRole)
@@ -264,6 +265,25 @@ func (w *World) messageText(n, i int, role, text string) error {
 	}
 	if m["role"] != role || common.ContentText(m["content"]) != text {
 		return fmt.Errorf("LLM request %d's message %d is %s; want the role %q and the text %q", n, i, common.CompactJSON(m), role, text)
+	}
+	return nil
+}
+
+// messageTextWhole: the content is the text itself, a string or one text block: parts given
+// to the translate were flattened, not passed on as several blocks.
+func (w *World) messageTextWhole(n, i int, role, text string) error {
+	m, err := w.message(n, i)
+	if err != nil {
+		return err
+	}
+	got, ok := m["content"].(string)
+	if blocks, _ := m["content"].([]any); len(blocks) == 1 {
+		if b, _ := blocks[0].(map[string]any); b["type"] == "text" {
+			got, ok = b["text"].(string)
+		}
+	}
+	if m["role"] != role || !ok || got != text {
+		return fmt.Errorf("LLM request %d's message %d is %s; want the role %q and the text %q in one piece (a string or one text block)", n, i, common.CompactJSON(m), role, text)
 	}
 	return nil
 }
