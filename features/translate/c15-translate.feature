@@ -361,3 +361,15 @@ Feature: Contract C15 - single-turn translate
       """
     Then the call succeeds
     And LLM request 1's "system" is exactly "  rules ü\n\nBe terse.\n"
+
+  @id:c15-inbound-big-integer @recommended @src:rec-c15-big-integer
+  @C15.3
+  Scenario: an integer beyond 2^53 in an assistant turn's arguments reaches the tool_use input as written
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}] and the stop reason "end_turn"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"id\": 9007199254740993, \"f\": 1.5}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "r1"}]}
+      """
+    Then the call succeeds
+    And LLM request 1's message 2 has, as written on the wire, a tool_use block "c1" whose input is exactly {"id": 9007199254740993, "f": 1.5}

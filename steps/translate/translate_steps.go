@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -35,6 +36,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and the text "([^"]*)"$`, (*World).messageText)
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and the text "([^"]*)", in one piece$`, (*World).messageTextWhole)
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and a content block including (\{.*\})$`, (*World).messageBlock)
+	sc.Step(`^LLM request (\d+)'s message (\d+) has, as written on the wire, a tool_use block "([^"]*)" whose input is exactly (\{.*\})$`, (*World).toolUseInputWritten)
 	sc.Step(`^LLM request (\d+)'s message (\d+) is a user message whose tool_result blocks answer, in order, (.+)$`, (*World).toolResultOrder)
 	sc.Step(`^no message of LLM request (\d+) has the role (.+)$`, (*World).noRole)
 	sc.Step(`^LLM request (\d+)'s "([^"]*)" contains, in order, (.+)$`, (*World).fieldContains)
@@ -286,6 +288,35 @@ func (w *World) messageTextWhole(n, i int, role, text string) error {
 		return fmt.Errorf("LLM request %d's message %d is %s; want the role %q and the text %q in one piece (a string or one text block)", n, i, common.CompactJSON(m), role, text)
 	}
 	return nil
+}
+
+// toolUseInputWritten reads the request as the fake received it, numbers as written (the
+// decoded bodies hold float64, which would round a big integer the way the bug does).
+func (w *World) toolUseInputWritten(n, i int, id, raw string) error {
+	reqs := w.llm().Route.Requests()
+	if n < 1 || n > len(reqs) {
+		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(reqs), n)
+	}
+	var body struct {
+		Messages []struct {
+			Content any `json:"content"`
+		} `json:"messages"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(reqs[n-1].Raw))
+	dec.UseNumber()
+	if err := dec.Decode(&body); err != nil {
+		return fmt.Errorf("LLM request %d is not JSON: %v", n, err)
+	}
+	if i < 1 || i > len(body.Messages) {
+		return fmt.Errorf("LLM request %d has %d messages; there is no message %d", n, len(body.Messages), i)
+	}
+	blocks, _ := body.Messages[i-1].Content.([]any)
+	for _, b := range blocks {
+		if blk, _ := b.(map[string]any); blk["type"] == "tool_use" && blk["id"] == id {
+			return common.SameJSON(fmt.Sprintf("LLM request %d's tool_use %q input", n, id), raw, blk["input"])
+		}
+	}
+	return fmt.Errorf("LLM request %d's message %d has no tool_use block %q: %s", n, i, id, common.ClipString(common.CompactJSON(blocks), 600))
 }
 
 func (w *World) messageBlock(n, i int, role, raw string) error {
