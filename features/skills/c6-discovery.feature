@@ -63,3 +63,33 @@ Feature: Contract C6 - how skills are discovered
     And the listed skips are, with each skills root written <SKILLS>:
       | location                      | reason         |
       | <SKILLS:dup-b>/same/SKILL.md  | duplicate-name |
+
+  @id:c6-names-differ-in-case @required @src:spec-c6-first-wins @src:spec-c6-block
+  @C6.10 @C6.18
+  Scenario Outline: two skills whose names differ only in case are no duplicates: each loads by its own name (<name>)
+    Given the skills tree "casepair"
+    When the tool "skill" is executed with {"name": "<name>"}
+    Then the execute result is not an error
+    And the execute output contains "# Skill: <name>"
+    And the execute output contains "<body>"
+
+    Examples:
+      | name   | body       |
+      | deploy | from lower |
+      | Deploy | from upper |
+
+  @id:c6-crlf-loads @recommended @src:rec-c6-crlf
+  @C6.1
+  Scenario: a SKILL.md saved with CRLF line endings loads, its name and description read as with LF
+    Given the skills tree "crlf"
+    When the tool "skill" is executed with {"name": "crlf"}
+    Then the execute result is not an error
+    And the execute output contains "# Skill: crlf"
+    And the skills prompt is exactly:
+      """
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **crlf**: saved on Windows
+      """

@@ -29,6 +29,16 @@ Feature: Contract C6 - how a SKILL.md's frontmatter is read
       | date  | 2024-01-01  |
       | octal | 7           |
 
+  @id:c6-yaml-exponents @recommended @src:rec-c6-yaml12
+  @C6.8
+  Scenario: floats with an exponent are written as JavaScript's String() writes them
+    Given the skills tree "yaml"
+    When the skills of the tree are listed
+    Then the listed skills include, with each skills root written <SKILLS>:
+      | name | description |
+      | exp  | 1e+21       |
+      | tiny | 1.5e-7      |
+
   @id:c6-name-required @required @src:spec-c6-name-required
   @C6.5
   Scenario Outline: a skill <what> is not loaded, not even under its directory's name

@@ -53,6 +53,20 @@ Feature: Contract C6 - skillsPrompt, the system prompt's catalog
       - **alpha**: lower case
       """
 
+  @id:c6-prompt-names-sorted @recommended @src:rec-c6-prompt-order
+  @C6.21
+  Scenario: the catalog is sorted by name, so deploy comes before "deploy (prod)" although " " sorts before "*"
+    Given the skills tree "prefix"
+    Then the skills prompt is exactly:
+      """
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **deploy**: plain
+      - **deploy (prod)**: production
+      """
+
   @id:c6-prompt-empty-description @recommended @src:rec-c6-empty-description
   @C6.22
   Scenario: a skill whose description is "" is left out of the catalog

@@ -74,6 +74,31 @@ Feature: Contract C6 - the skill tool
       </skill_content>
       """
 
+  @id:c6-block-body-trimmed @required @src:spec-c6-block
+  @C6.12
+  Scenario: a body with blank lines, spaces and tabs around it is trimmed of them all in the block
+    Given the skills tree "body"
+    When the tool "skill" is executed with {"name": "padded-body"}
+    Then the execute result is not an error
+    And the execute output, with each skills root written <SKILLS>, is exactly:
+      """
+      <skill_content name="padded-body">
+      # Skill: padded-body
+
+      # Title
+
+      Text
+
+      Base directory for this skill: file://<SKILLS>/padded-body
+      Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.
+      Note: file list is sampled.
+
+      <skill_files>
+      <file><SKILLS>/padded-body/notes.txt</file>
+      </skill_files>
+      </skill_content>
+      """
+
   @id:c6-sample-ten @required @src:spec-c6-sample
   @C6.13
   Scenario: a skill with 14 sibling files lists 10 of them
@@ -101,6 +126,30 @@ Feature: Contract C6 - the skill tool
       <file><SKILLS>/few/a.txt</file>
       <file><SKILLS>/few/z.txt</file>
       <file><SKILLS>/few/sub/m.txt</file>
+      </skill_files>
+      </skill_content>
+      """
+
+  @id:c6-sample-order-case @recommended @src:rec-c6-sample-order
+  @C6.14
+  Scenario: sibling files are listed by code point, not blind to case: README.md and Z.txt before a.txt
+    Given the skills tree "files"
+    When the tool "skill" is executed with {"name": "cased"}
+    Then the execute output, with each skills root written <SKILLS>, is exactly:
+      """
+      <skill_content name="cased">
+      # Skill: cased
+
+      c
+
+      Base directory for this skill: file://<SKILLS>/cased
+      Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.
+      Note: file list is sampled.
+
+      <skill_files>
+      <file><SKILLS>/cased/README.md</file>
+      <file><SKILLS>/cased/Z.txt</file>
+      <file><SKILLS>/cased/a.txt</file>
       </skill_files>
       </skill_content>
       """
@@ -162,6 +211,13 @@ Feature: Contract C6 - the skill tool
     When the tool "skill" is executed with {"name": "spaced"}
     Then the execute output, with each skills root written <SKILLS>, contains "Base directory for this skill: file://<SKILLS>/my%20skill%20(v2)%20%C3%A9"
 
+  @id:c6-file-url-reserved @recommended @src:rec-c6-file-url
+  @C6.17
+  Scenario: the base directory of a skill in "c#, 100% <done>?" escapes #, %, <, > and ? as a WHATWG file URL does
+    Given the skills tree "paths"
+    When the tool "skill" is executed with {"name": "reserved"}
+    Then the execute output, with each skills root written <SKILLS>, contains "Base directory for this skill: file://<SKILLS>/c%23,%20100%25%20%3Cdone%3E%3F"
+
   @id:c6-not-found @required @src:spec-c6-block
   @C6.18
   Scenario: loading a name no skill has is an error result
@@ -169,6 +225,19 @@ Feature: Contract C6 - the skill tool
     When the tool "skill" is executed with {"name": "nope"}
     Then the execute result is an error with a non-empty output
     And the execute output contains "nope"
+
+  @id:c6-not-found-case @required @src:spec-c6-block
+  @C6.18
+  Scenario Outline: a name that differs from a skill's only in case is not found (<name>)
+    Given the skills tree "case"
+    When the tool "skill" is executed with {"name": "<name>"}
+    Then the execute result is an error with a non-empty output
+
+    Examples:
+      | name  |
+      | ALPHA |
+      | zeta  |
+      | Alpha |
 
   @id:c6-not-found-text @recommended @src:rec-c6-not-found
   @C6.18
