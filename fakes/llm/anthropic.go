@@ -53,6 +53,7 @@ func anthropicMessage(a answer) map[string]any {
 // reason and output tokens, message_stop.
 func streamAnthropic(w http.ResponseWriter, a answer) {
 	s := startSSE(w)
+	s.noSpace = a.noSpace
 	s.event("message_start", map[string]any{
 		"type": "message_start",
 		"message": map[string]any{
@@ -88,10 +89,14 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 		block(map[string]any{"type": "tool_use", "id": c.id, "name": c.name, "input": map[string]any{}},
 			"input_json_delta", "partial_json", pieces(c.args))
 	}
+	usage := map[string]any{"output_tokens": a.usage.Completion}
+	if a.deltaInput {
+		usage["input_tokens"] = a.usage.Prompt
+	}
 	s.event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": anthropicStop(a), "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": a.usage.Completion},
+		"usage": usage,
 	})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }

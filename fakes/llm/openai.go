@@ -23,8 +23,16 @@ func openAIUsage(a answer) map[string]any {
 	return map[string]any{
 		"prompt_tokens":     a.usage.Prompt,
 		"completion_tokens": a.usage.Completion,
-		"total_tokens":      a.usage.Prompt + a.usage.Completion,
+		"total_tokens":      a.usage.total(),
 	}
+}
+
+// total is openai's total_tokens: the scripted one, else the sum.
+func (u Usage) total() int {
+	if u.Total != 0 {
+		return u.Total
+	}
+	return u.Prompt + u.Completion
 }
 
 // openAIMessage is the non-streamed chat.completion.
@@ -69,6 +77,7 @@ func openAIID(a answer) string { return "chatcmpl-" + strconv.Itoa(a.n) }
 // usage chunk with no choices (always sent, as with include_usage), [DONE].
 func streamOpenAI(w http.ResponseWriter, a answer) {
 	s := startSSE(w)
+	s.noSpace = a.noSpace
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{
 			"id":      openAIID(a),
@@ -101,10 +110,11 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 		}}})
 	}
 	fragment := func(i int, p string) {
-		delta(map[string]any{"tool_calls": []any{map[string]any{
-			"index":    i,
-			"function": map[string]any{"arguments": p},
-		}}})
+		tc := map[string]any{"index": i, "function": map[string]any{"arguments": p}}
+		if a.repeatIDs {
+			tc["id"], tc["type"] = a.calls[i].id, "function"
+		}
+		delta(map[string]any{"tool_calls": []any{tc}})
 	}
 	if a.interleave {
 		frags := make([][]string, len(a.calls))
@@ -132,7 +142,11 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 			}
 		}
 	}
-	s.event("", chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": openAIFinish(a)}}))
+	finish := chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": openAIFinish(a)}})
+	if a.usageTwice {
+		finish["usage"] = openAIUsage(a)
+	}
+	s.event("", finish)
 	usage := chunk([]any{})
 	usage["usage"] = openAIUsage(a)
 	s.event("", usage)

@@ -119,6 +119,10 @@ type answer struct {
 	stop       string    // anthropic's stop_reason when set
 	reasoning  string    // openai's reasoning_content when set
 	thinking   *Thinking // anthropic's first block when set
+	noSpace    bool      // SSE lines as "data:{…}"
+	repeatIDs  bool      // openai stream: id on every argument fragment
+	usageTwice bool      // openai stream: usage on the finish chunk too
+	deltaInput bool      // anthropic stream: input_tokens in message_delta too
 }
 
 type call struct {
@@ -135,7 +139,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.answers++
-	a := answer{n: r.answers, created: time.Now().Unix(), text: reply.Text, usage: Usage{promptTokens, completionTokens}}
+	a := answer{n: r.answers, created: time.Now().Unix(), text: reply.Text, usage: Usage{Prompt: promptTokens, Completion: completionTokens}}
 	if reply.Usage != nil {
 		a.usage = *reply.Usage
 	}
@@ -144,6 +148,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	}
 	a.interleave, a.stop = reply.Interleave, reply.StopReason
 	a.reasoning, a.thinking = reply.ReasoningContent, reply.Thinking
+	a.noSpace, a.repeatIDs, a.usageTwice, a.deltaInput = reply.DataNoSpace, reply.RepeatCallIDs, reply.UsageTwice, reply.DeltaInputTokens
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

@@ -12,6 +12,8 @@ type sseWriter struct {
 	w   http.ResponseWriter
 	rc  *http.ResponseController
 	err error
+	// noSpace writes "data:…" and "event:…" without the optional space after the colon.
+	noSpace bool
 }
 
 func startSSE(w http.ResponseWriter) *sseWriter {
@@ -37,11 +39,15 @@ func (s *sseWriter) raw(name string, data []byte) {
 	if s.err != nil {
 		return
 	}
+	sp := " "
+	if s.noSpace {
+		sp = ""
+	}
 	var buf []byte
 	if name != "" {
-		buf = append(buf, "event: "+name+"\n"...)
+		buf = append(buf, "event:"+sp+name+"\n"...)
 	}
-	buf = append(buf, "data: "...)
+	buf = append(buf, "data:"+sp...)
 	buf = append(buf, data...)
 	buf = append(buf, "\n\n"...)
 	if _, s.err = s.w.Write(buf); s.err == nil {

@@ -51,12 +51,27 @@ type Reply struct {
 	// a provider reply the scripted fields cannot say (three tool_use blocks with inputs
 	// in a given key order, a refusal, finish_reason "stop" beside tool_calls).
 	Body json.RawMessage
+	// DataNoSpace makes a streamed answer write its lines as "data:{…}", without the space
+	// SSE allows after the colon (and "event:name"), as some servers do.
+	DataNoSpace bool
+	// RepeatCallIDs makes a streamed openai answer repeat each call's id and type on every
+	// fragment of its arguments, as some providers do.
+	RepeatCallIDs bool
+	// UsageTwice makes a streamed openai answer report its (cumulative) usage on two chunks,
+	// the finish_reason chunk and the usage chunk, as some providers do.
+	UsageTwice bool
+	// DeltaInputTokens makes a streamed anthropic answer repeat input_tokens in
+	// message_delta's usage beside output_tokens, as the current API does (both cumulative).
+	DeltaInputTokens bool
 }
 
 // Usage is one answer's token counts, in the request's style on the wire
 // (prompt_tokens/completion_tokens, or input_tokens/output_tokens).
 type Usage struct {
 	Prompt, Completion int
+	// Total, when not 0, is openai's total_tokens (else Prompt+Completion): a provider that
+	// counts reasoning or cached tokens reports a total that is not the sum of the two.
+	Total int
 }
 
 // Thinking is an anthropic thinking block: its text and its signature.

@@ -207,3 +207,40 @@ Feature: Contract C10 - the loop's hooks
       | openai    | run    |
       | anthropic | stream |
 
+
+  @id:c10-deny-as-error @required @src:spec-c10-before-tool @src:spec-c9-tool-calls
+  @C10.3
+  Scenario Outline: a beforeTool answer flagged isError is fed back and recorded as an error (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook denies "echo" with "⟨edge:markup⟩", flagged as an error
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "echo" never ran
+    And the run's tool call 1 includes {"name": "echo", "output": ⟨edge-json:markup⟩, "isError": true}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @id:c10-before-llm-messages-persist @required @src:spec-c10-messages-replace
+  @C10.8
+  Scenario Outline: messages a beforeLLM returns on turn 0 are the transcript every later request continues (<style> <mode>)
+    Given an <style> client
+    And a BeforeLLM hook that, on turn 0 only, replaces the last user message with "rewritten by the hook"
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "original prompt" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the messages of LLM request 2 carry "rewritten by the hook" and not "original prompt"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |

@@ -443,3 +443,95 @@ Feature: Contract C9 - the unified client loop
       | anthropic | run    |
       | openai    | stream |
       | anthropic | stream |
+
+  @id:c9-anthropic-text-blocks-joined @required @src:spec-c9-loop
+  @C9.3
+  Scenario: an anthropic answer split into several text blocks is the run's text, every block in order
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM answers with one anthropic message of the text blocks "Hello, ", "wide " and "world."
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the run result has {"text": "Hello, wide world.", "turns": 1, "status": "done"}
+
+  @id:c9-answer-on-last-turn-done @required @src:spec-c9-limit-stop @src:spec-c9-loop
+  @C9.8
+  Scenario Outline: a text answer on the last turn maxTurns allows is done, no limit named (<style> <mode>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the run result has {"text": "done", "turns": 2, "status": "done", "limit": null}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-openai-assistant-echo-text @recommended @src:rec-c9-assistant-echo
+  @C9.15
+  Scenario Outline: openai's assistant turn that says something beside its calls goes back with that text as content (<mode>)
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping", saying "working on it: é", and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": "working on it: é", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |
+
+  @id:c9-call-order-ids-unsorted @recommended @src:rec-c9-call-order
+  @C9.6
+  Scenario Outline: calls whose ids do not sort in call order are fed back in call order (openai <mode>, ids <first> then <second>)
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" several times at once, under the ids "<first>", "<second>", and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool messages of LLM request 2 are exactly [{"role": "tool", "tool_call_id": "<first>", "content": "ping-output"}, {"role": "tool", "tool_call_id": "<second>", "content": "ping-output"}]
+
+    Examples:
+      | first  | second  | mode   |
+      | call_b | call_a  | run    |
+      | call_9 | call_10 | run    |
+      | call_b | call_a  | stream |
+
+  @id:c9-system-prompt-verbatim @required @src:spec-c9-system
+  @C9.1
+  Scenario Outline: a system prompt with leading and trailing whitespace reaches the wire byte for byte, then a blank line and the skills (<style> <mode>)
+    Given an <style> client
+    And the client's system prompt is the JSON string ⟨edge-json:whitespace⟩
+    And the skills tree "prompt"
+    And the toolkit is built
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the system prompt of LLM request 1 is the client's system prompt, a blank line, and then the skills prompt
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | anthropic | stream |
+
+  @id:c9-usage-provider-total @required @src:spec-c9-usage
+  @C9.11
+  Scenario Outline: openai's total_tokens is summed as the provider reports it, not recomputed from its parts (<mode>)
+    Given an openai client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting the usage {"prompt": 3, "completion": 4, "total": 9}, then answers "done" reporting the usage {"prompt": 5, "completion": 6, "total": 12}
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run result has {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 21}}
+
+    Examples:
+      | mode   |
+      | run    |
+      | stream |

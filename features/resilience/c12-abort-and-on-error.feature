@@ -166,3 +166,20 @@ Feature: Contract C12 - resilience: the deadline, a cancel, and onError
       | style     | mode   |
       | anthropic | run    |
       | openai    | stream |
+
+  @id:c12-timeout-whole-run @required @src:spec-c12-abort
+  @C12.14
+  Scenario Outline: timeoutMs 1000 cuts a run whose turns each answer in 400 ms but together take longer, with the deadline error (<style> <mode>)
+    Given an <style> client
+    And the client's timeout is 1000 ms
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn, each answer after 400 ms
+    When the client runs "go" in <mode> mode, timed
+    Then the call fails with kind "deadline"
+    And the run ended within 2500 ms of LLM request 1
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |

@@ -47,6 +47,8 @@ Feature: Contract C12 - resilience: which failures are retried, how often, and t
       | 422    | anthropic | stream |
       | 403    | openai    | run    |
       | 409    | anthropic | run    |
+      | 408    | openai    | run    |
+      | 408    | anthropic | stream |
 
   @id:c12-no-retry-501 @recommended @src:rec-c12-501
   @C12.2

@@ -147,3 +147,67 @@ Feature: Contract C11 - the stream's events
       | openai    | call_1  |
       | anthropic | toolu_1 |
 
+
+  @id:c11-sse-data-no-space @required @src:spec-c11-sse
+  @C11.1
+  Scenario Outline: a provider that writes "data:" without the space streams the same run (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "a"
+    And the fake LLM first calls the tool "a" with {"s": "é"} and then answers "done", reporting 3+4 and then 5+6 tokens, from a provider that writes "data:" without the space
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the tool "a" ran once, with the arguments {"s": "é"}
+    And the stream's last event is its done event, whose result includes {"text": "done", "turns": 2}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c11-repeated-call-id @recommended @src:rec-c11-repeated-id
+  @C11.3 @C11.5
+  Scenario: an openai stream that repeats a call's id on every fragment gives that id once, in the events and the tool message
+    Given an openai client
+    And a toolkit with the host tool "a"
+    And the fake LLM first calls the tool "a" with {"s": "long enough to come in pieces"} and then answers "done", reporting 3+4 and then 5+6 tokens, from a provider that repeats each call's id on every fragment
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the tool "a" ran once, with the arguments {"s": "long enough to come in pieces"}
+    And the stream's events include, in this order, [{"type": "tool_call", "id": "call_1", "name": "a"}, {"type": "tool_result", "id": "call_1", "name": "a"}]
+    And the tool messages of LLM request 2 are exactly [{"role": "tool", "tool_call_id": "call_1", "content": "a-output"}]
+
+  @id:c11-usage-reported-twice @recommended @src:rec-c11-usage-chunks
+  @C11.7 @C9.11
+  Scenario: an openai stream that reports its cumulative usage on two chunks counts it once
+    Given an openai client
+    And a toolkit with the host tool "a"
+    And the fake LLM first calls the tool "a" with {} and then answers "done", reporting 3+4 and then 5+6 tokens, from a provider that reports the usage on two chunks
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's last event is its done event, whose result includes {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 18}}
+
+  @id:c11-anthropic-delta-input-tokens @recommended @src:rec-c9-stream-usage
+  @C9.11 @C11.6
+  Scenario: an anthropic stream whose message_delta repeats input_tokens counts the prompt once per turn
+    Given an anthropic client
+    And a toolkit with the host tool "a"
+    And the fake LLM first calls the tool "a" with {} and then answers "done", reporting 3+4 and then 5+6 tokens, from a provider that repeats input_tokens in message_delta
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's last event is its done event, whose result includes {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 18}}
+
+  @id:c11-long-delta @required @src:spec-c11-events @src:spec-c11-same-loop
+  @C11.1 @C11.7
+  Scenario Outline: one text delta of 100000 characters, a single SSE line past 64 KiB, is streamed whole (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams one text delta of 100000 "x" characters
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's done result's text is 100000 "x" characters
+    And the stream's text deltas join to its result's text
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

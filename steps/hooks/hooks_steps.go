@@ -26,6 +26,40 @@ func registerHooksSteps(sc *kernel.Steps) {
 	sc.Step(`^the (beforeTool|afterTool) hook saw, in order, the turns (.+)$`, (*World).toolHookTurns)
 	sc.Step(`^the fake LLM calls the tool "([^"]*)", then calls "([^"]*)" and "([^"]*)" at once, and then answers "([^"]*)"$`, (*World).threeTurns)
 	sc.Step(`^the run's tool call (\d+) includes (\{.*\})$`, (*World).runCallIncludes)
+	sc.Step(`^the beforeTool hook denies "([^"]*)" with "([^"]*)", flagged as an error$`, (*World).denyAsError)
+	sc.Step(`^a BeforeLLM hook that, on turn (\d+) only, replaces the last user message with "([^"]*)"$`, (*World).hookReplacesOnTurn)
+	sc.Step(`^the messages of LLM request (\d+) carry "([^"]*)" and not "([^"]*)"$`, (*World).messagesCarryNot)
+}
+
+func (w *World) denyAsError(tool, text string) error {
+	text, err := common.CodePoints(text) // ⟨edge:…⟩ values a quoted argument cannot carry
+	if err != nil {
+		return err
+	}
+	w.hk().deny[tool], w.hk().denyAsError[tool] = text, true
+	return nil
+}
+
+// hookReplacesOnTurn installs the llm area's BeforeLLM hook, acting on one turn (0-based, as
+// the hook's turn is) and returning nothing on the others.
+func (w *World) hookReplacesOnTurn(turn int, content string) error {
+	if w.llm().Client == nil {
+		return fmt.Errorf("harness: hook before a client")
+	}
+	return llm.SetClient(w.A, "beforeLLM", map[string]any{"setLastUserContent": content, "onTurn": turn})
+}
+
+// messagesCarryNot: request n's messages, as JSON text, contain one text and not the other.
+func (w *World) messagesCarryNot(n int, want, gone string) error {
+	body, err := llm.Body(w.A, n)
+	if err != nil {
+		return err
+	}
+	text := common.JSONString(body["messages"])
+	if !strings.Contains(text, want) || strings.Contains(text, gone) {
+		return fmt.Errorf("LLM request %d's messages should carry %q and not %q: %s", n, want, gone, common.CompactJSON(body["messages"]))
+	}
+	return nil
 }
 
 // recordAll installs the four hooks: beforeLLM (the llm area's, with no override) and the

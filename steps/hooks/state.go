@@ -9,15 +9,17 @@ import (
 // rewrite its arguments, or replace its output. What every hook saw is the kernel's record
 // of the slot calls.
 type State struct {
-	deny    map[string]string
-	rewrite map[string]map[string]any
-	replace map[string]string
-	suspend map[string]map[string]any // tool -> the Request a guard-raised suspension carries (§10)
+	deny map[string]string
+	// denyAsError flags a denied tool's answer isError true.
+	denyAsError map[string]bool
+	rewrite     map[string]map[string]any
+	replace     map[string]string
+	suspend     map[string]map[string]any // tool -> the Request a guard-raised suspension carries (§10)
 }
 
 func (s *State) Init(*kernel.Attempt) {
 	s.deny, s.rewrite, s.replace = map[string]string{}, map[string]map[string]any{}, map[string]string{}
-	s.suspend = map[string]map[string]any{}
+	s.suspend, s.denyAsError = map[string]map[string]any{}, map[string]bool{}
 }
 
 // Suspend makes beforeTool answer for tool with a suspension carrying req, whose output is
@@ -34,7 +36,7 @@ func slotBeforeTool(a *kernel.Attempt, args map[string]any) adapter.Answer {
 	s := kernel.Get[State](a)
 	name, _ := args["name"].(string)
 	if text, ok := s.deny[name]; ok {
-		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": text, "isError": false}}}
+		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": text, "isError": s.denyAsError[name]}}}
 	}
 	if req, ok := s.suspend[name]; ok {
 		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": req["prompt"], "isError": true, "pending": req}}}

@@ -55,6 +55,9 @@ func slotBeforeLLM(a *kernel.Attempt, args map[string]any) adapter.Answer {
 	if keep, ok := l.hook["keepTools"].(map[string]any); ok && fmt.Sprint(args["turn"]) == fmt.Sprint(keep["turn"]) {
 		return adapter.Answer{Value: map[string]any{"tools": toolsNamed(args["tools"], keep["name"])}}
 	}
+	if only, ok := l.hook["onTurn"]; ok && fmt.Sprint(args["turn"]) != fmt.Sprint(only) {
+		return adapter.Answer{Value: nil} // a hook that acts on one turn returns nothing on the others
+	}
 	return adapter.Answer{Value: hookOverride(l.hook, msgs)}
 }
 

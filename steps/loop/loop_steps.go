@@ -32,6 +32,116 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the last message of LLM request (\d+) is a user message of the tool_result blocks (.+)$`, (*World).lastToolResults)
 	sc.Step(`^every tool_result block of LLM request (\d+) carries "is_error": false$`, (*World).isErrorFalse)
 	sc.Step(`^LLM request (\d+) carries the run's tool call (\d+) output exactly$`, (*World).carriesCallOutput)
+	sc.Step(`^the client's system prompt is the JSON string (.+)$`, (*World).systemPromptJSON)
+	sc.Step(`^the system prompt of LLM request (\d+) is the client's system prompt, a blank line, and then the skills prompt$`, (*World).systemPromptStartsWithCaller)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)", saying "([^"]*)", and then answers "([^"]*)"$`, (*World).callSayingThenText)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" several times at once, under the ids (.+), and then answers "([^"]*)"$`, (*World).callsUnderIDs)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" reporting the usage (\{.*\}), then answers "([^"]*)" reporting the usage (\{.*\})$`, (*World).scriptWithTotals)
+	sc.Step(`^the fake LLM answers with one anthropic message of the text blocks (.+)$`, (*World).anthropicTextBlocks)
+}
+
+// systemPromptJSON sets the caller's system prompt to a JSON string's value (whitespace and
+// ⟨edge:…⟩ values a quoted step argument cannot carry).
+func (w *World) systemPromptJSON(raw string) error {
+	var s string
+	if err := common.StepJSON(raw, &s); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON string: %w", raw, err)
+	}
+	return llm.SetClient(w.A, "systemPrompt", s)
+}
+
+// systemPromptStartsWithCaller: the system prompt is the caller's, byte for byte, "\n\n",
+// then a non-empty rest (the skills prompt, which other scenarios compare).
+func (w *World) systemPromptStartsWithCaller(n int) error {
+	caller, _ := w.llm().Client["systemPrompt"].(string)
+	if caller == "" {
+		return fmt.Errorf("harness: the scenario set no system prompt")
+	}
+	body, err := llm.Body(w.A, n)
+	if err != nil {
+		return err
+	}
+	got := body["system"]
+	if msgs, ok := body["messages"].([]any); ok && got == nil && len(msgs) > 0 {
+		if m, _ := msgs[0].(map[string]any); m["role"] == "system" {
+			got = m["content"]
+		}
+	}
+	text, _ := got.(string)
+	if !strings.HasPrefix(text, caller+"\n\n") || len(text) == len(caller)+2 {
+		return fmt.Errorf("LLM request %d's system prompt %s does not start with the caller's %s, byte for byte, then a blank line and the skills prompt", n, common.CompactJSON(got), common.CompactJSON(caller))
+	}
+	return nil
+}
+
+func (w *World) callSayingThenText(tool, said, text string) error {
+	said, err := common.CodePoints(said) // ⟨edge:…⟩ values a quoted argument cannot carry
+	if err != nil {
+		return err
+	}
+	w.llm().Route.Script(llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}}, llmfake.Reply{Text: text})
+	return nil
+}
+
+// callsUnderIDs scripts one turn calling tool once per id (`"call_b", "call_a"`), in that order.
+func (w *World) callsUnderIDs(tool, ids, text string) error {
+	var calls []llmfake.ToolCall
+	for _, id := range common.QuotedList(ids) {
+		calls = append(calls, llmfake.ToolCall{ID: id, Name: tool})
+	}
+	if len(calls) < 2 {
+		return fmt.Errorf("harness: %s names fewer than two ids", ids)
+	}
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
+	return nil
+}
+
+// usageOf reads {"prompt": n, "completion": n, "total": n} (total optional: the sum).
+func usageOf(raw string) (*llmfake.Usage, error) {
+	var u struct{ Prompt, Completion, Total int }
+	if err := common.StepJSON(raw, &u); err != nil {
+		return nil, fmt.Errorf("harness: %s is not a usage object: %w", raw, err)
+	}
+	return &llmfake.Usage{Prompt: u.Prompt, Completion: u.Completion, Total: u.Total}, nil
+}
+
+func (w *World) scriptWithTotals(tool, u1, text, u2 string) error {
+	first, err := usageOf(u1)
+	if err != nil {
+		return err
+	}
+	second, err := usageOf(u2)
+	if err != nil {
+		return err
+	}
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Usage: first},
+		llmfake.Reply{Text: text, Usage: second},
+	)
+	return nil
+}
+
+// anthropicTextBlocks scripts one non-streamed anthropic answer whose content is the text
+// blocks listed (`"a", "b"`), in order, after a thinking block: a provider that splits its
+// answer into several text blocks (citations, server tools do).
+func (w *World) anthropicTextBlocks(list string) error {
+	texts := common.QuotedList(list)
+	if len(texts) < 2 {
+		return fmt.Errorf("harness: %s lists fewer than two text blocks", list)
+	}
+	blocks := []any{map[string]any{"type": "thinking", "thinking": "t", "signature": "sig"}}
+	for _, t := range texts {
+		blocks = append(blocks, map[string]any{"type": "text", "text": t})
+	}
+	body, err := json.Marshal(map[string]any{
+		"id": "msg_1", "type": "message", "role": "assistant", "model": "fake-model", "content": blocks,
+		"stop_reason": "end_turn", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 5},
+	})
+	if err != nil {
+		return err
+	}
+	w.llm().Route.Script(llmfake.Reply{Body: body})
+	return nil
 }
 
 func (w *World) systemPrompt(s string) error { return llm.SetClient(w.A, "systemPrompt", s) }

@@ -23,6 +23,7 @@ func registerResilienceSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM always answers (\d+)$`, (*World).alwaysStatus)
 	sc.Step(`^the fake LLM answers (\d+), then (\d+), and then answers "([^"]*)"$`, (*World).twoStatusesThenText)
 	sc.Step(`^the fake LLM answers only after (\d+) s$`, (*World).stall)
+	sc.Step(`^the fake LLM calls the tool "([^"]*)" on every turn, each answer after (\d+) ms$`, (*World).slowTurns)
 	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode, cancelled after (\d+) ms$`, (*World).runCancelled)
 	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode, timed$`, (*World).runTimed)
 	sc.Step(`^the gap before LLM request (\d+) is between (\d+) and (\d+) ms$`, (*World).gapBetween)
@@ -90,6 +91,13 @@ func (w *World) headersThenText(status int, raw, text string) error {
 
 func (w *World) stall(s int) error {
 	w.llm().Route.Script(llmfake.Reply{Text: "late", Delay: time.Duration(s) * time.Second})
+	return nil
+}
+
+// slowTurns: every answer calls tool and arrives n ms late, each well inside a deadline the
+// turns together pass.
+func (w *World) slowTurns(tool string, n int) error {
+	w.llm().Route.Always(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Delay: ms(n)})
 	return nil
 }
 

@@ -19,6 +19,62 @@ func registerStreamSteps(sc *kernel.Steps) {
 	sc.Step(`^the stream's last event is its done event, whose result includes (\{.*\})$`, (*World).lastIsDone)
 	sc.Step(`^the stream's text deltas join to its result's text$`, (*World).deltasJoin)
 	sc.Step(`^the stream's done result equals the run's in (.+)$`, (*World).doneEqualsRun)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and then answers "([^"]*)", reporting 3\+4 and then 5\+6 tokens, from a provider that (.+)$`, (*World).quirkyProvider)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams one text delta of (\d+) "(.)" characters$`, (*World).longDelta)
+	sc.Step(`^the stream's done result's text is (\d+) "(.)" characters$`, (*World).doneTextRepeated)
+}
+
+// quirks are the stream variants of real providers the fake can play (fakes/llm Reply).
+var quirks = map[string]func(*llmfake.Reply){
+	`writes "data:" without the space`:         func(r *llmfake.Reply) { r.DataNoSpace = true },
+	`repeats each call's id on every fragment`: func(r *llmfake.Reply) { r.RepeatCallIDs = true },
+	`reports the usage on two chunks`:          func(r *llmfake.Reply) { r.UsageTwice = true },
+	`repeats input_tokens in message_delta`:    func(r *llmfake.Reply) { r.DeltaInputTokens = true },
+}
+
+// quirkyProvider scripts a call and then a text answer, both streamed with the named quirk,
+// reporting 3 prompt + 4 completion tokens and then 5 + 6.
+func (w *World) quirkyProvider(tool, raw, text, quirk string) error {
+	set, ok := quirks[quirk]
+	if !ok {
+		return fmt.Errorf("harness: no provider quirk %q", quirk)
+	}
+	var args map[string]any
+	if err := common.StepJSON(raw, &args); err != nil {
+		return fmt.Errorf("harness: %s is not a JSON object: %w", raw, err)
+	}
+	first := llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: args}}, Usage: &llmfake.Usage{Prompt: 3, Completion: 4}}
+	second := llmfake.Reply{Text: text, Usage: &llmfake.Usage{Prompt: 5, Completion: 6}}
+	set(&first)
+	set(&second)
+	w.llm().Route.Script(first, second)
+	return nil
+}
+
+// longDelta scripts a call and then a text answer streamed as one delta of n copies of c:
+// one SSE line longer than a line reader's default buffer (64 KiB in Go's bufio.Scanner).
+func (w *World) longDelta(tool string, n int, c string) error {
+	w.llm().Route.Script(
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
+		llmfake.Reply{TextPieces: []string{strings.Repeat(c, n)}},
+	)
+	return nil
+}
+
+func (w *World) doneTextRepeated(n int, c string) error {
+	ev, err := w.events()
+	if err != nil {
+		return err
+	}
+	if len(ev) == 0 || ev[len(ev)-1]["type"] != "done" {
+		return fmt.Errorf("the stream does not end with a done event")
+	}
+	res, _ := ev[len(ev)-1]["result"].(map[string]any)
+	text, _ := res["text"].(string)
+	if text != strings.Repeat(c, n) {
+		return fmt.Errorf("the done result's text is %d characters (%q…); want %d %q characters", len([]rune(text)), text[:min(len(text), 20)], n, c)
+	}
+	return nil
 }
 
 func (w *World) toolThenPieces(tool, a, b string) error {
