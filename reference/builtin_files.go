@@ -49,8 +49,9 @@ func runRead(args map[string]any, _ *ToolContext) ToolResult {
 			return ToolResult{Output: text}
 		}
 	}
-	// A window is whole lines; the newline that ends the last line starts no line of its own.
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	// A window is the text split on "\n": a file's final newline leaves an empty last piece, so
+	// a window that reaches the end keeps that newline, as every published port prints it (C13.11).
+	lines := strings.Split(text, "\n")
 	if text == "" {
 		lines = nil
 	}

@@ -108,17 +108,18 @@ Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and 
 
   @id:c13-read-window-at-end @recommended @src:rec-c13-texts
   @C13.11
-  Scenario Outline: a window that reaches the end of a file with a last newline has no trailing one (<window>)
+  Scenario Outline: a window that reaches the end of a file with a last newline keeps that newline (<window>)
     Given the sandbox has the file "f.txt" holding "l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩"
     When the built-in tool "read" is run with {"path": "{{tmp}}/f.txt", <window>}
     Then the built-in tool's result is not an error
     And the built-in tool's output is exactly "<output>"
 
     Examples:
-      | window                   | output                             |
-      | "offset": 4, "limit": 2  | l4                                 |
-      | "offset": 3              | l3⟨U+000A⟩l4                       |
-      | "offset": 1, "limit": 10 | l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4   |
+      | window                   | output                                       |
+      | "offset": 4, "limit": 2  | l4⟨U+000A⟩                                   |
+      | "offset": 3              | l3⟨U+000A⟩l4⟨U+000A⟩                         |
+      | "offset": 1, "limit": 10 | l1⟨U+000A⟩l2⟨U+000A⟩l3⟨U+000A⟩l4⟨U+000A⟩     |
+      | "offset": 2, "limit": 2  | l2⟨U+000A⟩l3                                 |
 
   @id:c13-todowrite-as-given @recommended @src:rec-c13-todowrite
   @C13.17
