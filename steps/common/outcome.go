@@ -40,3 +40,23 @@ func Facts(a *kernel.Attempt) (*ports.Facts, error) {
 	}
 	return a.Env().Facts, nil
 }
+
+// NullResult fails an ok call whose library result was null: ok with nothing is no success.
+func NullResult(op string, r map[string]any) error {
+	for _, k := range resultFields[op] {
+		if v, ok := r[k]; !ok || v == nil {
+			return fmt.Errorf("%s reported ok, but the library returned no result (%q is null)", op, k)
+		}
+	}
+	return nil
+}
+
+// resultFields are the fields an op's result fills from what the library returned; the
+// adapter reports null there when the library returned nothing (SPEC.md §3).
+var resultFields = map[string][]string{
+	"client.run":     {"text", "turns", "toolCalls"},
+	"client.ask":     {"text", "turns", "toolCalls"},
+	"toolkit.create": {"tools", "status"},
+	"mcp.load":       {"tools", "status"},
+	"mcp.list":       {"tools", "status"},
+}

@@ -27,6 +27,7 @@ func Area() kernel.Area {
 			registerMCPSteps(t)
 			registerMCPPhaseSteps(t)
 			registerTimingSteps(t)
+			registerTeardownSteps(t)
 		},
 		Witness: witness,
 		Warm:    warm,

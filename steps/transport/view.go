@@ -5,15 +5,12 @@ import (
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
-	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
 )
 
 // World is the steps' view of an attempt in this area.
 type World struct{ llm.World }
 
 func (w *World) llm() *llm.State { return llm.Of(w.A) }
-
-func (w *World) mcp() *mcp.State { return mcp.Of(w.A) }
 
 // Area is the injectable HTTP client and the client's own transport (README.md beside this file).
 func Area() kernel.Area {
@@ -22,7 +19,8 @@ func Area() kernel.Area {
 		Protocol: protocol,
 		Register: func(t *kernel.Steps) {
 			registerHeaderSteps(t)
-			registerBlindSpotSteps(t)
+			registerRetrySteps(t)
+			registerBaseURLSteps(t)
 		},
 		Slots: map[string]kernel.SlotFunc{"http": slotHTTP},
 	}
