@@ -17,12 +17,6 @@ import (
 //go:embed port.schema.json
 var portSchema []byte
 
-// factsSchema is the schema of runners/<port>/facts.json, what the runner knows of a port to
-// judge it (deadline kind, pre-change key sets).
-//
-//go:embed facts.schema.json
-var factsSchema []byte
-
 // folderSchema is one schema of a port folder's files, compiled on first use.
 type folderSchema struct {
 	name, url string
@@ -32,17 +26,11 @@ type folderSchema struct {
 	err       error
 }
 
-var (
-	portCompiled  = &folderSchema{name: "port", url: "https://toolnexus-conformance.invalid/port.schema.json", doc: portSchema}
-	factsCompiled = &folderSchema{name: "facts", url: "https://toolnexus-conformance.invalid/facts.schema.json", doc: factsSchema}
-)
+var portCompiled = &folderSchema{name: "port", url: "https://toolnexus-conformance.invalid/port.schema.json", doc: portSchema}
 
 // ValidatePort checks one port manifest's bytes; the error lists every violation on one line,
 // each with its JSON pointer ("at '/checkout': missing property 'dir'").
 func ValidatePort(b []byte) error { return portCompiled.validate(b) }
-
-// ValidateFacts checks one port's facts.json bytes, reported as ValidatePort reports.
-func ValidateFacts(b []byte) error { return factsCompiled.validate(b) }
 
 func (f *folderSchema) validate(b []byte) error {
 	f.once.Do(func() {

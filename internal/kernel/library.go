@@ -21,6 +21,9 @@ type Area struct {
 	// Protocol is the area's protocol fragment (steps/<area>/protocol.json): its ops, option
 	// keys, slots and results; nil for an area that adds none.
 	Protocol []byte
+	// Facts is the area's part of a port's facts.json (steps/<area>/facts.json): each key
+	// it reads, with its schema; nil for an area that needs none.
+	Facts []byte
 	// Open, when set, starts what every scenario of the run shares (the fake LLM); the value
 	// is Env.Shared[Name] and close is called when the run ends.
 	Open func() (shared any, close func(), err error)
@@ -82,6 +85,17 @@ func (lib Library) Protocol() (*schema.Protocol, error) {
 		frags = append(frags, f)
 	}
 	return schema.Load(frags...)
+}
+
+// Facts composes the facts schema from the areas' fragments.
+func (lib Library) Facts() (*schema.FactsSchema, error) {
+	var frags []schema.FactsFragment
+	for _, a := range lib {
+		if a.Facts != nil {
+			frags = append(frags, schema.FactsFragment{Area: a.Name, Doc: a.Facts})
+		}
+	}
+	return schema.ComposeFacts(frags)
 }
 
 // Open starts what the areas share for a run; close ends it all.

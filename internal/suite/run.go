@@ -73,8 +73,9 @@ type Options struct {
 	// NoRetry runs every scenario once (attempts.go): a failure counts at once.
 	NoRetry bool
 
-	tempRoot string  // this run's temp dir (Run makes it)
-	shared   *budget // the jobs of all implementations together, when --jobs was not given (budget.go)
+	tempRoot string              // this run's temp dir (Run makes it)
+	shared   *budget             // the jobs of all implementations together, when --jobs was not given (budget.go)
+	facts    *schema.FactsSchema // the areas' facts schema, each port's facts.json is checked against (Run composes it)
 }
 
 // Run validates its input (implementation names, feature files, the tag expression, every
@@ -88,6 +89,9 @@ func Run(ctx context.Context, o Options) ([]*result.PortResult, error) {
 	}
 	proto, err := o.Library.Protocol()
 	if err != nil {
+		return nil, err
+	}
+	if o.facts, err = o.Library.Facts(); err != nil {
 		return nil, err
 	}
 	shared, closeShared, err := o.Library.Open()
@@ -338,7 +342,7 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	// The port's facts (runners/<port>/facts.json) decide what the scenarios that need one
 	// judge; without them those scenarios say so, and a file that does not validate cannot
 	// judge anything, so the implementation is broken.
-	facts, factsErr := ports.LoadFacts(o.Root, im.Port)
+	facts, factsErr := ports.LoadFacts(o.Root, im.Port, o.facts.Validate)
 	switch {
 	case errors.Is(factsErr, fs.ErrNotExist):
 		progress(o, "%-9s no runners/%s/%s: the scenarios its facts decide are harness errors", name, im.Port, ports.FactsName)

@@ -10,5 +10,5 @@ type World struct{ common.View }
 
 // Area is what every call's outcome is judged on (README.md beside this file).
 func Area() kernel.Area {
-	return kernel.Area{Name: "calls", Register: registerOutcomeSteps}
+	return kernel.Area{Name: "calls", Register: registerOutcomeSteps, Facts: facts}
 }

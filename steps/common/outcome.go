@@ -28,17 +28,22 @@ func OKResult(a *kernel.Attempt) (map[string]any, error) {
 	return last.Result, nil
 }
 
-// facts is this port's runners/<port>/facts.json, handed by the runner; a port folder without
-// one cannot be judged on what the facts decide: a harness error naming the file, never a guess.
-func Facts(a *kernel.Attempt) (*ports.Facts, error) {
-	if a.Env().Facts == nil {
+// Fact decodes the fact key of this port's runners/<port>/facts.json into v (the owning
+// area's type); a port folder without one cannot be judged on what the fact decides: a
+// harness error naming the file, never a guess. It returns the file, for messages.
+func Fact(a *kernel.Attempt, key string, v any) (*ports.Facts, error) {
+	f := a.Env().Facts
+	if f == nil {
 		why := a.Env().FactsErr
 		if why == nil {
 			why = errors.New("no facts were loaded")
 		}
 		return nil, fmt.Errorf("harness: %w", why)
 	}
-	return a.Env().Facts, nil
+	if err := f.Decode(key, v); err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	return f, nil
 }
 
 // NullResult fails an ok call whose library result was null: ok with nothing is no success.

@@ -22,6 +22,7 @@ func Area() kernel.Area {
 	return kernel.Area{
 		Name:     "llm",
 		Protocol: protocol,
+		Facts:    facts,
 		Register: func(t *kernel.Steps) {
 			registerClientSteps(t)
 			registerBodySteps(t)

@@ -226,15 +226,15 @@ func (w *World) closedWithin(n, hi int) error {
 // run/ask"), the run's prompt end, checked before, is the guarantee and a blocked request
 // may finish in the background.
 func (w *World) closedWithinIfMidRequest(n, hi int) error {
-	f, err := common.Facts(w.A)
-	if err != nil {
+	var c cancelFact
+	if _, err := common.Fact(w.A, "cancel", &c); err != nil {
 		return err
 	}
-	if f.Cancel.Guarantee != "mid-request" || !f.Cancel.Covers(w.rs().mode) {
+	if c.Guarantee != "mid-request" || !c.covers(w.rs().mode) {
 		return nil
 	}
 	if err := w.closedWithin(n, hi); err != nil {
-		return fmt.Errorf("%w (this port's cancel aborts mid-request: %s)", err, f.Cancel.Fact)
+		return fmt.Errorf("%w (this port's cancel aborts mid-request: %s)", err, c.Fact)
 	}
 	return nil
 }

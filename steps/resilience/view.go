@@ -20,6 +20,7 @@ func Area() kernel.Area {
 	return kernel.Area{
 		Name:     "resilience",
 		Protocol: protocol,
+		Facts:    facts,
 		Register: registerResilienceSteps,
 		Slots:    map[string]kernel.SlotFunc{"onError": slotOnError},
 	}
