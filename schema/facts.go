@@ -25,7 +25,7 @@ type FactsSchema struct {
 // key some area reads, each required, and nothing else. A key two areas claim is an error:
 // one area owns each fact.
 func ComposeFacts(frags []FactsFragment) (*FactsSchema, error) {
-	props := map[string]any{"$schema": map[string]any{"type": "string"}}
+	props := map[string]any{"$schema": map[string]any{"type": "string"}, "unserved": unservedSchema}
 	owner := map[string]string{}
 	var required []string
 	for _, f := range frags {
@@ -71,6 +71,16 @@ func ComposeFacts(frags []FactsFragment) (*FactsSchema, error) {
 	}
 	b := buf.Bytes()
 	return &FactsSchema{doc: b, s: &folderSchema{name: "facts", url: factsURL, doc: b}}, nil
+}
+
+// unservedSchema is the one fact no area owns: the ops and slots of the composed protocol the
+// port's adapter does not serve, each with why (the port's library has no such thing). The
+// runner holds every adapter's hello to the protocol less these (SPEC.md §3 "hello").
+var unservedSchema = map[string]any{
+	"description": "Ops and slots of the protocol this port's adapter does not serve, each with why (what the port's library lacks). Without an entry, an op or slot hello does not list is a harness error (SPEC.md §3).",
+	"type":        "object",
+	"propertyNames": map[string]any{"pattern": "^[a-z]+\\.[A-Za-z.]+$"},
+	"additionalProperties": map[string]any{"type": "string", "minLength": 1},
 }
 
 const factsURL = "https://toolnexus-conformance.invalid/facts.schema.json"

@@ -21,6 +21,11 @@ import (
 // EnvMode selects the mode; a test binary that sees it set plays the chaos adapter.
 const EnvMode = "CHAOS_MODE"
 
+// EnvServes, when set, is the JSON {"ops": [...], "slots": [...]} hello lists: the runner's
+// tests pass the composed protocol's, so a chaos adapter serves every area as a port must
+// (SPEC.md §3) and meets no harness error for an area it lacks.
+const EnvServes = "CHAOS_SERVES"
+
 // Modes lists every mode with the fault it plays.
 var Modes = map[string]string{
 	"good":             "answers every request (unsupported for all but hello)",
@@ -108,7 +113,7 @@ func Main() {
 			os.Exit(0)
 		case req.Op == "hello" && mode == "slow-hello":
 			time.Sleep(1500 * time.Millisecond)
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":`+allOps+`,"slots":["llm.bodyTransform","llm.beforeLLM","transport.http","contract.tool"]}`)
+			answer(out, req.ID, helloResult())
 			mode = "good"
 			continue
 		case req.Op == "hello":
@@ -120,7 +125,7 @@ func Main() {
 			case strings.HasPrefix(mode, "escape"):
 				escape()
 			}
-			answer(out, req.ID, `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go","ops":`+allOps+`,"slots":["llm.bodyTransform","llm.beforeLLM","transport.http","contract.tool"]}`)
+			answer(out, req.ID, helloResult())
 			continue
 		case mode == "unhandled":
 			answer(out, req.ID, unsupported+`,"crashes":["unhandled rejection: Error: boom after the call"]`)
@@ -290,6 +295,18 @@ func escape() {
 		os.Exit(2)
 	}
 	fmt.Fprintf(os.Stderr, "chaos: escaped child pid %d\n", cmd.Process.Pid)
+}
+
+// helloResult is hello's answer: the ops and slots of EnvServes, else allOps and the wave-1 slots.
+func helloResult() string {
+	serves := `"ops":` + allOps + `,"slots":["llm.bodyTransform","llm.beforeLLM","transport.http","contract.tool"]`
+	var given struct{ Ops, Slots []string }
+	if err := json.Unmarshal([]byte(os.Getenv(EnvServes)), &given); err == nil && len(given.Ops) > 0 {
+		ops, _ := json.Marshal(append([]string{"hello"}, given.Ops...))
+		slots, _ := json.Marshal(given.Slots)
+		serves = `"ops":` + string(ops) + `,"slots":` + string(slots)
+	}
+	return `"ok":true,"result":{"port":"chaos","library":"chaos","version":"0","runtime":"go",` + serves + `}`
 }
 
 // allOps is every op of the protocol: the chaos adapter says it has them all, so every

@@ -51,3 +51,13 @@ func (f *Facts) Decode(key string, v any) error {
 	}
 	return nil
 }
+
+// Unserved are the ops and slots the port's adapter does not serve, each with why; nil when
+// the facts name none.
+func (f *Facts) Unserved() map[string]string {
+	var m map[string]string
+	if f != nil && f.keys["unserved"] != nil {
+		_ = json.Unmarshal(f.keys["unserved"], &m) // the schema checked its shape
+	}
+	return m
+}

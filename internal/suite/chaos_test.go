@@ -19,6 +19,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/chaos"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
 )
 
@@ -53,8 +54,13 @@ func chaosRoot(t testing.TB, root string, modes ...string) string {
 		t.Fatal(err)
 	}
 	exe, _ := os.Executable()
+	proto, err := schema.LoadTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serves, _ := json.Marshal(map[string][]string{"ops": proto.Ops(), "slots": proto.Slots()})
 	for _, mode := range modes {
-		argv, _ := json.Marshal([]string{"/usr/bin/env", chaos.EnvMode + "=" + mode, "GORACE=atexit_sleep_ms=0", exe})
+		argv, _ := json.Marshal([]string{"/usr/bin/env", chaos.EnvMode + "=" + mode, chaos.EnvServes + "=" + string(serves), "GORACE=atexit_sleep_ms=0", exe})
 		runner := filepath.Join(dir, "runners", "chaos-"+mode)
 		script := "#!/usr/bin/env bash\necho '" + string(argv) + "'\n"
 		if err := os.MkdirAll(runner, 0o755); err != nil {

@@ -378,6 +378,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 		res.Reason = fmt.Sprintf("asked for release %s, the adapter reports version %q", im.Release, version)
 		return res
 	}
+	factsFile := "runners/" + im.Port + "/" + ports.FactsName
+	if why := unexplained(hello, proto, facts.Unserved(), factsFile); why != "" {
+		res.HarnessErr = joinErr(res.HarnessErr, why)
+		progress(o, "%-9s HARNESS ERROR: %s", name, why)
+	}
 	res.Expectations, res.VersionWarning = in.expectations[i].choose(version)
 	progress(o, "%-9s judged against %s", name, shortPath(res.Expectations.Path))
 	if res.VersionWarning != "" {
