@@ -77,9 +77,9 @@ func ComposeFacts(frags []FactsFragment) (*FactsSchema, error) {
 // port's adapter does not serve, each with why (the port's library has no such thing). The
 // runner holds every adapter's hello to the protocol less these (SPEC.md §3 "hello").
 var unservedSchema = map[string]any{
-	"description": "Ops and slots of the protocol this port's adapter does not serve, each with why (what the port's library lacks). Without an entry, an op or slot hello does not list is a harness error (SPEC.md §3).",
-	"type":        "object",
-	"propertyNames": map[string]any{"pattern": "^[a-z]+\\.[A-Za-z.]+$"},
+	"description":          "Ops and slots of the protocol this port's adapter does not serve, each with why (what the port's library lacks). Without an entry, an op or slot hello does not list is a harness error (SPEC.md §3).",
+	"type":                 "object",
+	"propertyNames":        map[string]any{"pattern": "^[a-z]+\\.[A-Za-z.]+$"},
 	"additionalProperties": map[string]any{"type": "string", "minLength": 1},
 }
 

@@ -19,8 +19,8 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/chaos"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
-	"github.com/muthuishere/toolnexus-conformance/schema"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/schema"
 )
 
 // This test binary also plays the chaos adapter (init runs before TestMain).
