@@ -20,7 +20,13 @@ func compose(fragments []Fragment) (any, *Protocol, error) {
 		return nil, nil, fmt.Errorf("protocol envelope: %w", err)
 	}
 	defs := env["$defs"].(map[string]any)
-	p := &Protocol{needs: map[string]map[string]string{}}
+	p := &Protocol{needs: map[string]map[string]string{}, argOwner: map[string]map[string]string{}}
+	own := func(op, key, area string) {
+		if p.argOwner[op] == nil {
+			p.argOwner[op] = map[string]string{}
+		}
+		p.argOwner[op][key] = area
+	}
 	add := func(name string, v any, area string) error {
 		if _, dup := defs[name]; dup {
 			return fmt.Errorf("protocol fragment %s: %q is defined twice", area, name)
@@ -53,6 +59,10 @@ func compose(fragments []Fragment) (any, *Protocol, error) {
 				return nil, nil, err
 			}
 			args[op], _ = a.(map[string]any)
+			props, _ := args[op]["properties"].(map[string]any)
+			for key := range props {
+				own(op, key, f.Area)
+			}
 			var r any = map[string]any{"$ref": "#/$defs/result.empty"}
 			if len(o.Result) > 0 {
 				if r, err = raw(o.Result); err != nil {
@@ -87,6 +97,7 @@ func compose(fragments []Fragment) (any, *Protocol, error) {
 					return nil, nil, fmt.Errorf("protocol fragment %s: option %s.%s: %w", f.Area, op, key, err)
 				}
 				props[key] = v
+				own(op, key, f.Area)
 			}
 		}
 		for op, keys := range f.Needs {

@@ -59,6 +59,7 @@ type Protocol struct {
 	ops      []string
 	slots    []string
 	needs    map[string]map[string]string
+	argOwner map[string]map[string]string // op -> argument key -> the area that declares it
 }
 
 // Envelope ops every adapter has, whatever its areas.
@@ -108,6 +109,13 @@ func Load(fragments ...Fragment) (*Protocol, error) {
 
 // Ops are the ops of the composed protocol, sorted (the envelope's not included).
 func (p *Protocol) Ops() []string { return p.ops }
+
+// ArgOwner is the area whose fragment declares key among op's arguments: the op's own area
+// for its base arguments, the adding area for an option; false when op has no such argument.
+func (p *Protocol) ArgOwner(op, key string) (string, bool) {
+	area, ok := p.argOwner[op][key]
+	return area, ok
+}
 
 // Slots are the slots of the composed protocol, sorted.
 func (p *Protocol) Slots() []string { return p.slots }

@@ -23,15 +23,16 @@ func registerBuiltinsSteps(sc *kernel.Steps) {
 	sc.Step(`^the toolkit has exactly one "([^"]*)", with source "([^"]*)", after every built-in tool$`, (*World).oneShadow)
 }
 
-func (w *World) leftToDefault() error { w.TK().Options["builtinsDefault"] = true; return nil }
+func (w *World) leftToDefault() error {
+	return kernel.SetOption(w.A, "toolkit.create", "builtinsDefault", true)
+}
 
 func (w *World) setTo(raw string) error {
 	var v any
 	if err := common.StepJSON(raw, &v); err != nil {
 		return fmt.Errorf("harness: %s is not JSON: %w", raw, err)
 	}
-	w.TK().Options["builtins"] = v
-	return nil
+	return kernel.SetOption(w.A, "toolkit.create", "builtins", v)
 }
 
 // described is the current toolkit's description (built first if the scenario has not).

@@ -9,12 +9,9 @@ type Toolkits struct {
 	Current string     // the toolkit the next run uses
 	All     []string   // every toolkit built, closed when the attempt ends
 	Builds  [][]string // the sorted tool names of each repeated build
-	// Options are toolkit.create options other areas set for the next build (the skills
-	// area's skillsDir, …): the area that builds stays blind to them.
-	Options map[string]any
 }
 
-func (s *Toolkits) Init(a *kernel.Attempt) { s.a, s.Options = a, map[string]any{} }
+func (s *Toolkits) Init(a *kernel.Attempt) { s.a = a }
 
 // CloseEarly closes every toolkit in the adapter, before the fakes they use are closed.
 func (s *Toolkits) CloseEarly() {
@@ -28,10 +25,11 @@ func (s *Toolkits) CloseEarly() {
 // TK is the attempt's toolkits.
 func TK(a *kernel.Attempt) *Toolkits { return kernel.Get[Toolkits](a) }
 
-// Create sends toolkit.create with args and the options other areas set, and makes the new
-// toolkit the one the next run uses.
+// Create sends toolkit.create with args and the options other areas set with the kernel
+// (the skills area's skillsDir, …: the area that builds stays blind to them), and makes the
+// new toolkit the one the next run uses.
 func (s *Toolkits) Create(args map[string]any) error {
-	for k, v := range s.Options {
+	for k, v := range kernel.OptionsOf(s.a, "toolkit.create") {
 		args[k] = v
 	}
 	h := s.a.Handle("t")

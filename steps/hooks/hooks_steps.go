@@ -46,7 +46,7 @@ func (w *World) hookReplacesOnTurn(turn int, content string) error {
 	if w.llm().Client == nil {
 		return fmt.Errorf("harness: hook before a client")
 	}
-	return llm.SetClient(w.A, "beforeLLM", map[string]any{"setLastUserContent": content, "onTurn": turn})
+	return kernel.SetOption(w.A, "client.create", "beforeLLM", map[string]any{"setLastUserContent": content, "onTurn": turn})
 }
 
 // messagesCarryNot: request n's messages, as JSON text, contain one text and not the other.
@@ -66,12 +66,12 @@ func (w *World) messagesCarryNot(n int, want, gone string) error {
 // three of this area, each answering as the scenario says (null unless told otherwise).
 func (w *World) recordAll() error {
 	if _, ok := w.llm().Client["beforeLLM"]; !ok {
-		if err := llm.SetClient(w.A, "beforeLLM", map[string]any{}); err != nil {
+		if err := kernel.SetOption(w.A, "client.create", "beforeLLM", map[string]any{}); err != nil {
 			return err
 		}
 	}
 	for _, h := range []string{"afterLLM", "beforeTool", "afterTool"} {
-		if err := llm.SetClient(w.A, h, true); err != nil {
+		if err := kernel.SetOption(w.A, "client.create", h, true); err != nil {
 			return err
 		}
 	}

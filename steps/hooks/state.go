@@ -14,18 +14,25 @@ type State struct {
 	denyAsError map[string]bool
 	rewrite     map[string]map[string]any
 	replace     map[string]string
-	suspend     map[string]map[string]any // tool -> the Request a guard-raised suspension carries (§10)
+	// guards are other areas' answers for a tool before it runs (the suspension area's
+	// guard-raised suspension): each says whether it answers for the tool, and with what.
+	guards []Guard
 }
+
+// Guard answers beforeTool for a tool it knows ({result: …}); ok false: not this tool.
+type Guard func(tool string) (answer map[string]any, ok bool)
 
 func (s *State) Init(*kernel.Attempt) {
 	s.deny, s.rewrite, s.replace = map[string]string{}, map[string]map[string]any{}, map[string]string{}
-	s.suspend, s.denyAsError = map[string]map[string]any{}, map[string]bool{}
+	s.denyAsError = map[string]bool{}
 }
 
-// Suspend makes beforeTool answer for tool with a suspension carrying req, whose output is
-// the request's prompt (the suspension area's steps).
-func Suspend(a *kernel.Attempt, tool string, req map[string]any) {
-	kernel.Get[State](a).suspend[tool] = req
+// AddGuard lets another area answer beforeTool for the tools it knows, after the scenario's
+// own denials; the guard's state stays that area's. It installs the beforeTool hook.
+func AddGuard(a *kernel.Attempt, g Guard) error {
+	s := kernel.Get[State](a)
+	s.guards = append(s.guards, g)
+	return kernel.SetOption(a, "client.create", "beforeTool", true)
 }
 
 // slotAfterLLM observes: the record is the kernel's.
@@ -38,8 +45,10 @@ func slotBeforeTool(a *kernel.Attempt, args map[string]any) adapter.Answer {
 	if text, ok := s.deny[name]; ok {
 		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": text, "isError": s.denyAsError[name]}}}
 	}
-	if req, ok := s.suspend[name]; ok {
-		return adapter.Answer{Value: map[string]any{"result": map[string]any{"output": req["prompt"], "isError": true, "pending": req}}}
+	for _, g := range s.guards {
+		if answer, ok := g(name); ok {
+			return adapter.Answer{Value: answer}
+		}
 	}
 	if rw, ok := s.rewrite[name]; ok {
 		return adapter.Answer{Value: map[string]any{"args": rw}}

@@ -24,8 +24,6 @@ func registerClientSteps(sc *kernel.Steps) {
 	sc.Step(`^a BeforeLLM hook that replaces the last user message with "([^"]*)"$`, (*World).hookReplaces)
 	sc.Step(`^a BeforeLLM hook that returns an empty tool list$`, (*World).hookEmptyTools)
 	sc.Step(`^a BeforeLLM hook that, on turn (\d+), returns only the tool "([^"]*)"$`, (*World).hookKeepsTool)
-	sc.Step(`^a recording HTTP client$`, (*World).RecordingHTTP)
-	sc.Step(`^a host-supplied conversation store$`, (*World).hostStore)
 	sc.Step(`^an empty toolkit$`, (*World).emptyToolkit)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptToolThenText)
 	sc.Step(`^the client runs "([^"]*)" in (run|stream) mode$`, (*World).runs)
@@ -48,7 +46,9 @@ func (w *World) aClientWithParams(style string, doc *godog.DocString) error {
 	return w.requestParams(doc)
 }
 
-func (w *World) SetClient(key string, v any) error {
+// setClient sets one of this area's client.create arguments; other areas set theirs with
+// kernel.SetOption, merged in when the client is created.
+func (w *World) setClient(key string, v any) error {
 	if w.llm().Client == nil {
 		return fmt.Errorf("harness: scenario sets %q before naming a client", key)
 	}
@@ -64,14 +64,14 @@ func (w *World) requestParams(doc *godog.DocString) error {
 	if err := common.StepJSON(doc.Content, &m); err != nil {
 		return fmt.Errorf("harness: request params are not a JSON object: %w", err)
 	}
-	return w.SetClient("requestParams", m)
+	return w.setClient("requestParams", m)
 }
 
 func (w *World) transform() map[string]any {
 	t, _ := w.llm().Client["bodyTransform"].(map[string]any)
 	if t == nil {
 		t = map[string]any{}
-		_ = w.SetClient("bodyTransform", t)
+		_ = w.setClient("bodyTransform", t)
 	}
 	return t
 }
@@ -127,7 +127,7 @@ func (w *World) hook() map[string]any {
 	h, _ := w.llm().Client["beforeLLM"].(map[string]any)
 	if h == nil {
 		h = map[string]any{}
-		_ = w.SetClient("beforeLLM", h)
+		_ = w.setClient("beforeLLM", h)
 	}
 	return h
 }
@@ -155,10 +155,6 @@ func (w *World) hookKeepsTool(turn int, name string) error {
 	w.hook()["keepTools"] = map[string]any{"turn": turn, "name": name}
 	return nil
 }
-
-func (w *World) RecordingHTTP() error { return w.SetClient("httpClient", "recording") }
-
-func (w *World) hostStore() error { return w.SetClient("store", "host") }
 
 // EchoTool is the host tool scenarios hand the model; its output is recognisable on the wire.
 // Its execute calls back (host_functions.go) and returns name + "-output".
@@ -195,6 +191,10 @@ func (w *World) ensureClient() error {
 	if w.llm().clientReady {
 		return nil
 	}
+	for k, v := range kernel.OptionsOf(w.A, "client.create") {
+		w.llm().Client[k] = v
+	}
+	kernel.Seal(w.A, "client.create")
 	if _, err := w.Must("client.create", w.llm().install(w.llm().Client)); err != nil {
 		return err
 	}

@@ -78,8 +78,3 @@ func RunWith(a *kernel.Attempt, prompt, mode string, extra map[string]any) error
 func AskWith(a *kernel.Attempt, client any, prompt string, opts map[string]any) error {
 	return kernel.Get[World](a).call("client.ask", client, prompt, opts)
 }
-
-// SetClient sets one client.create option for the scenario's client before it is created.
-func SetClient(a *kernel.Attempt, key string, v any) error {
-	return kernel.Get[World](a).SetClient(key, v)
-}

@@ -47,7 +47,7 @@ func (w *World) systemPromptJSON(raw string) error {
 	if err := common.StepJSON(raw, &s); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON string: %w", raw, err)
 	}
-	return llm.SetClient(w.A, "systemPrompt", s)
+	return kernel.SetOption(w.A, "client.create", "systemPrompt", s)
 }
 
 // systemPromptStartsWithCaller: the system prompt is the caller's, byte for byte, "\n\n",
@@ -144,9 +144,11 @@ func (w *World) anthropicTextBlocks(list string) error {
 	return nil
 }
 
-func (w *World) systemPrompt(s string) error { return llm.SetClient(w.A, "systemPrompt", s) }
-func (w *World) model(m string) error        { return llm.SetClient(w.A, "model", m) }
-func (w *World) maxTurns(n int) error        { return llm.SetClient(w.A, "maxTurns", n) }
+func (w *World) systemPrompt(s string) error {
+	return kernel.SetOption(w.A, "client.create", "systemPrompt", s)
+}
+func (w *World) model(m string) error { return kernel.SetOption(w.A, "client.create", "model", m) }
+func (w *World) maxTurns(n int) error { return kernel.SetOption(w.A, "client.create", "maxTurns", n) }
 
 func (w *World) alwaysCalls(tool string) error { return w.alwaysCallsSaying(tool, "") }
 

@@ -39,10 +39,14 @@ func registerResilienceSteps(sc *kernel.Steps) {
 	sc.Step(`^onError call (\d+) was given an error and no status$`, (*World).onErrorTransport)
 }
 
-func (w *World) retries(n int) error      { return llm.SetClient(w.A, "retries", n) }
-func (w *World) retryBase(n int) error    { return llm.SetClient(w.A, "retryBaseMs", n) }
-func (w *World) timeout(n int) error      { return llm.SetClient(w.A, "timeoutMs", n) }
-func (w *World) onErrorDefault() error    { return llm.SetClient(w.A, "onError", true) }
+func (w *World) retries(n int) error { return kernel.SetOption(w.A, "client.create", "retries", n) }
+func (w *World) retryBase(n int) error {
+	return kernel.SetOption(w.A, "client.create", "retryBaseMs", n)
+}
+func (w *World) timeout(n int) error { return kernel.SetOption(w.A, "client.create", "timeoutMs", n) }
+func (w *World) onErrorDefault() error {
+	return kernel.SetOption(w.A, "client.create", "onError", true)
+}
 func (w *World) alwaysStatus(n int) error { w.llm().Route.Always(llmfake.Reply{Status: n}); return nil }
 
 func (w *World) onErrorAnswers(tier string, status int) error {

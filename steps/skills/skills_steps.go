@@ -60,8 +60,7 @@ func (w *World) addTree(name string) error {
 	for i, r := range s.roots {
 		dirs[i] = r
 	}
-	w.TK().Options["skillsDir"] = dirs
-	return nil
+	return kernel.SetOption(w.A, "toolkit.create", "skillsDir", dirs)
 }
 
 func (w *World) oneTree(name string) error { return w.addTree(name) }
@@ -74,8 +73,7 @@ func (w *World) twoTrees(a, b string) error {
 }
 
 func (w *World) sampleLimit(n int) error {
-	w.TK().Options["skillSampleLimit"] = n
-	return nil
+	return kernel.SetOption(w.A, "toolkit.create", "skillSampleLimit", n)
 }
 
 func (w *World) filter(raw string) error {
@@ -83,8 +81,7 @@ func (w *World) filter(raw string) error {
 	if err := common.StepJSON(raw, &m); err != nil {
 		return fmt.Errorf("harness: skills filter %s: want a name-to-bool object: %w", raw, err)
 	}
-	w.TK().Options["skillsFilter"] = m
-	return nil
+	return kernel.SetOption(w.A, "toolkit.create", "skillsFilter", m)
 }
 
 // normalized writes each root the scenario made as <SKILLS> (the first) or <SKILLS:name>.

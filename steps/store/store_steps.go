@@ -12,6 +12,7 @@ import (
 )
 
 func registerStoreSteps(sc *kernel.Steps) {
+	sc.Step(`^a host-supplied conversation store$`, (*World).hostStore)
 	sc.Step(`^the store accessor returns the host-supplied store$`, (*World).storeIdentity)
 	sc.Step(`^the store accessor reads conversation "([^"]*)"$`, (*World).storeGet)
 	sc.Step(`^the store accessor saves conversation "([^"]*)":$`, (*World).storeSave)
@@ -94,3 +95,7 @@ func (w *World) conversationLacks(text string) error {
 	}
 	return nil
 }
+
+// hostStore hands the client a store the host made (store: "host"), for the accessor to
+// return as is (G4).
+func (w *World) hostStore() error { return kernel.SetOption(w.A, "client.create", "store", "host") }

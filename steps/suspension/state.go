@@ -16,6 +16,21 @@ type State struct {
 	tools  map[string]*suspender
 	order  []string       // the suspending tools, in the order the scenario declared them
 	answer map[string]any // waitFor's answer to every request; its id echoes the request's
+	// guarded are the tools the beforeTool hook suspends, each with the Request its
+	// suspension carries (upstream SPEC §10's guard); the hooks area asks guard.
+	guarded map[string]map[string]any
+}
+
+// guard is the beforeTool answer for a guarded tool: an error result whose output is the
+// request's prompt and which carries the request as pending.
+func (s *State) guard(tool string) (map[string]any, bool) {
+	s.mu.Lock()
+	req, ok := s.guarded[tool]
+	s.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	return map[string]any{"result": map[string]any{"output": req["prompt"], "isError": true, "pending": req}}, true
 }
 
 // suspender is one suspending tool: the Request it suspends with and that suspension's

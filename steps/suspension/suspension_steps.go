@@ -129,7 +129,7 @@ func (w *World) waitForAnswers(raw string) error {
 		return err
 	}
 	w.sp().answer = ans
-	return llm.SetClient(w.A, "waitFor", true)
+	return kernel.SetOption(w.A, "client.create", "waitFor", true)
 }
 
 func (w *World) guard(name, raw string) error {
@@ -137,8 +137,18 @@ func (w *World) guard(name, raw string) error {
 	if err != nil {
 		return err
 	}
-	hooks.Suspend(w.A, name, req)
-	return llm.SetClient(w.A, "beforeTool", true)
+	sp := w.sp()
+	sp.mu.Lock()
+	first := sp.guarded == nil
+	if first {
+		sp.guarded = map[string]map[string]any{}
+	}
+	sp.guarded[name] = req
+	sp.mu.Unlock()
+	if !first {
+		return nil
+	}
+	return hooks.AddGuard(w.A, sp.guard)
 }
 
 // slotCalls are the last returned run's calls of one slot of this area.

@@ -9,6 +9,7 @@ import (
 )
 
 func registerHeaderSteps(sc *kernel.Steps) {
+	sc.Step(`^a recording HTTP client$`, (*World).recordingHTTP)
 	sc.Step(`^the recording HTTP client carried every LLM request$`, (*World).recorderCarriedAll)
 	sc.Step(`^every LLM request carries the header "([^"]*)" equal to "([^"]*)"$`, (*World).everyRequestHeader)
 	sc.Step(`^exactly one warning names "([^"]*)"$`, (*World).exactlyOneWarning)
@@ -62,4 +63,10 @@ func (w *World) recorderCarriedAll() error {
 		return fmt.Errorf("the recording HTTP client carried %d requests; the fake LLM received %d", carried, seen)
 	}
 	return nil
+}
+
+// recordingHTTP injects the host's HTTP client: the adapter builds one that calls the
+// transport.http slot for every request (ADR gap 2).
+func (w *World) recordingHTTP() error {
+	return kernel.SetOption(w.A, "client.create", "httpClient", "recording")
 }

@@ -46,10 +46,10 @@ func (w *World) sawRetry() error {
 // recordingHTTPWithTimeout injects a client that carries a setting of its own: a port that
 // keeps only its transport loses it (ADR gap 2 hands over the client, not a transport).
 func (w *World) recordingHTTPWithTimeout(ms int) error {
-	if err := w.RecordingHTTP(); err != nil {
+	if err := w.recordingHTTP(); err != nil {
 		return err
 	}
-	return w.SetClient("httpTimeoutMs", ms)
+	return kernel.SetOption(w.A, "client.create", "httpTimeoutMs", ms)
 }
 
 func (w *World) scriptSlowThenText(ms int, text string) error {
