@@ -40,7 +40,7 @@ func TestRunHasVerbose(t *testing.T) {
 // merge counts a known failure, and lists it with its evidence with --verbose.
 func TestMergeVerbose(t *testing.T) {
 	const msg = "LLM request 1 lacks \"temperature\""
-	key := result.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body"}
+	key := result.Key{Feature: "request-shaping.feature", Name: "params reach the body"}
 	r := &result.PortResult{Port: "js", Present: true,
 		Expectations: &result.Expectations{Entries: []*result.Entry{{Key: key, Status: result.StatusFail,
 			Fingerprint: result.Fingerprint(msg), Reason: "temperature is dropped", File: "expectations/js.txt"}}},

@@ -46,15 +46,15 @@ func run() []*result.PortResult {
 	ref := &result.PortResult{Port: "reference", Present: true, Required: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "reference", "runtime": "go1.26"},
 		Scenarios: []result.Outcome{
-			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"},
+			{Scenario: "params on every path", URI: "features/request-shaping.feature", Tags: []string{"G1.1"},
 				Status: "pass", Elapsed: 12 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "temperature": 0.42}}},
-			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4"}, Status: "pass", Elapsed: 3 * time.Millisecond},
-			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond, Quick: true},
+			{Scenario: "key sets", URI: "features/request-shaping.feature", Tags: []string{"G1.4"}, Status: "pass", Elapsed: 3 * time.Millisecond},
+			{Scenario: "cancel", URI: "features/load-context.feature", Tags: []string{"G3.1"}, Status: "pass", Elapsed: 101 * time.Millisecond, Quick: true},
 		},
 	}
-	keySets := result.Key{Feature: "gap1-request-shaping.feature", Name: "key sets"}
+	keySets := result.Key{Feature: "request-shaping.feature", Name: "key sets"}
 	parity := result.Key{Feature: "cross-port-parity.feature", Name: "parity"}
-	params := result.Key{Feature: "gap1-request-shaping.feature", Name: "params on every path"}
+	params := result.Key{Feature: "request-shaping.feature", Name: "params on every path"}
 	py := &result.PortResult{Port: "python", Present: true, Required: true,
 		Identity:       map[string]any{"library": "toolnexus", "version": "0.21.0", "runtime": "CPython 3.13"},
 		Unresponsive:   "3 calls in a row timed out",
@@ -70,14 +70,14 @@ func run() []*result.PortResult {
 				Fingerprint: "abcdefabcd", Evidence: "old", Reason: "differs on anthropic", Line: 15, File: "expectations/python.txt"},
 		}},
 		Scenarios: []result.Outcome{
-			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1"}, AstNodeIDs: []string{"7", "8"},
+			{Scenario: "params on every path", URI: "features/request-shaping.feature", Tags: []string{"G1.1"}, AstNodeIDs: []string{"7", "8"},
 				Status: "fail", Message: "LLM request 1 differs (-want +got):\n- 999\n+ 4096", Stderr: "<script>x</script>\ntrace",
 				Elapsed: 40 * time.Millisecond, Bodies: []map[string]any{{"model": "m", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user"}}}}},
-			{Scenario: "params on every path", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.1", "anthropic"}, AstNodeIDs: []string{"7", "9"},
+			{Scenario: "params on every path", URI: "features/request-shaping.feature", Tags: []string{"G1.1", "anthropic"}, AstNodeIDs: []string{"7", "9"},
 				Status: "fail", Message: "LLM request 2 differs", Elapsed: 41 * time.Millisecond,
 				Retried: "a first attempt with limits cut to 150ms proved nothing (it never reached tools/list); judged as written"},
-			{Scenario: "key sets", URI: "features/gap1-request-shaping.feature", Tags: []string{"G1.4", "anthropic"}, Status: "fail", Message: "key set differs", Elapsed: time.Millisecond},
-			{Scenario: "cancel", URI: "features/gap3-mcp-load-context.feature", Tags: []string{"G3.1"}, Status: "unresponsive", Message: "not run: adapter unresponsive"},
+			{Scenario: "key sets", URI: "features/request-shaping.feature", Tags: []string{"G1.4", "anthropic"}, Status: "fail", Message: "key set differs", Elapsed: time.Millisecond},
+			{Scenario: "cancel", URI: "features/load-context.feature", Tags: []string{"G3.1"}, Status: "unresponsive", Message: "not run: adapter unresponsive"},
 			{Scenario: "parity", URI: "features/cross-port-parity.feature", Tags: []string{"X.1"}, Status: "pass", Elapsed: 7 * time.Millisecond},
 		},
 	}

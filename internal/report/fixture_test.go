@@ -30,17 +30,17 @@ func syntheticRun() []*result.PortResult {
 		Parity: &result.Parity{Golden: "fixtures/parity/golden/x4-returned.json", Compared: 3,
 			Differ: []result.ParityDiff{{Key: "c4-rpc-error", Scenario: "a JSON-RPC error", Diff: "- a\n+ b"}}},
 		Scenarios: []result.Outcome{
-			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "params reach the body on every path", URI: "features/request-shaping.feature",
 				Tags: []string{"G1.1"}, Status: "pass", Elapsed: 120 * time.Millisecond,
 				Bodies: []map[string]any{{"model": "gpt-x", "temperature": 0.2, "metadata": map[string]any{"trace": "a"}}}},
-			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/request-shaping.feature",
 				Tags: []string{"G1.2", "anthropic"}, Status: "fail", Message: failMessage, Stderr: failStderr,
 				Elapsed: 340 * time.Millisecond, Quick: true,
 				Bodies: []map[string]any{
 					{"model": "claude-x", "max_tokens": 4096.0, "messages": []any{map[string]any{"role": "user", "content": "hi </pre><b>"}}},
 					{"model": "claude-x", "max_tokens": 4096.0, "stream": true},
 				}},
-			{Scenario: "reserved keys are stripped with a warning", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "reserved keys are stripped with a warning", URI: "features/request-shaping.feature",
 				Tags: []string{"A4.1"}, Status: "unsupported", Message: "unsupported: client.create: warnings are not observable",
 				Elapsed: 15 * time.Millisecond},
 			{Scenario: "openai run matches the golden bodies", URI: "features/cross-port-parity.feature",
@@ -60,7 +60,7 @@ func richRun() []*result.PortResult {
 		Port: "js", Present: true,
 		Identity: map[string]any{"library": "toolnexus", "version": "0.16.0", "runtime": "node v22.3.0"},
 		Expectations: &result.Expectations{Path: "expectations/js.txt", Entries: []*result.Entry{
-			{Key: result.Key{Feature: "gap1-request-shaping.feature", Name: "params reach the body on every path"},
+			{Key: result.Key{Feature: "request-shaping.feature", Name: "params reach the body on every path"},
 				Status: result.StatusFail, Fingerprint: result.Fingerprint(jsFailure), Evidence: jsFailure,
 				Reason: "anthropic bodies carry \"system\": \"\"", Line: 4, File: "expectations/js.txt"},
 			{Key: result.Key{Feature: "cross-port-parity.feature", Name: "openai run matches the golden bodies"},
@@ -68,11 +68,11 @@ func richRun() []*result.PortResult {
 				Reason: "content null vs \"\"", Line: 11, File: "expectations/js.txt"},
 		}},
 		Scenarios: []result.Outcome{
-			{Scenario: "params reach the body on every path", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "params reach the body on every path", URI: "features/request-shaping.feature",
 				Tags: []string{"G1.1"}, Status: "fail", Message: jsFailure, Elapsed: time.Second},
-			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "a RequestParams key wins over the client's own value", URI: "features/request-shaping.feature",
 				Tags: []string{"G1.2"}, Status: "pass", Elapsed: time.Second},
-			{Scenario: "reserved keys are stripped with a warning", URI: "features/gap1-request-shaping.feature",
+			{Scenario: "reserved keys are stripped with a warning", URI: "features/request-shaping.feature",
 				Tags: []string{"A4.1"}, Status: "pass", Elapsed: time.Second},
 			{Scenario: "openai run matches the golden bodies", URI: "features/cross-port-parity.feature",
 				Tags: []string{"X.1"}, Status: "pass", Elapsed: time.Second},
@@ -122,11 +122,11 @@ func triage(withNew bool) []*result.PortResult {
 		if msg == "" {
 			status = result.StatusPass
 		}
-		return result.Outcome{Scenario: name, URI: "features/gap1-request-shaping.feature", Tags: []string{tag},
+		return result.Outcome{Scenario: name, URI: "features/request-shaping.feature", Tags: []string{tag},
 			Status: status, Message: msg, Elapsed: time.Second, AstNodeIDs: []string{name}}
 	}
 	entry := func(name, msg, reason string, line int) *result.Entry {
-		return &result.Entry{Key: result.Key{Feature: "gap1-request-shaping.feature", Name: name}, Status: result.StatusFail,
+		return &result.Entry{Key: result.Key{Feature: "request-shaping.feature", Name: name}, Status: result.StatusFail,
 			Fingerprint: result.Fingerprint(msg), Evidence: result.Evidence(msg), Reason: reason, Line: line, File: file}
 	}
 	node := &result.PortResult{

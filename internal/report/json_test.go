@@ -83,7 +83,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 	}
 	f := g.Scenarios[1]
 	if f.Status != "fail" || f.Message != failMessage || f.Stderr != failStderr || f.ElapsedMs != 340 ||
-		len(f.Bodies) != 2 || f.Bodies[0]["max_tokens"] != 4096.0 || f.URI != "features/gap1-request-shaping.feature" {
+		len(f.Bodies) != 2 || f.Bodies[0]["max_tokens"] != 4096.0 || f.URI != "features/request-shaping.feature" {
 		t.Errorf("failing scenario: %+v", f)
 	}
 	// Stable: empty collections are [] and {}, never null, and a second rendering is identical.

@@ -74,7 +74,7 @@ func TestJUnitPresentPort(t *testing.T) {
 		t.Errorf("properties %+v", s.Properties)
 	}
 	c := s.Cases[1]
-	if c.Classname != "gap1-request-shaping" || c.Name != "[G1.2] a RequestParams key wins over the client's own value" || c.Time != "0.340" {
+	if c.Classname != "request-shaping" || c.Name != "[G1.2] a RequestParams key wins over the client's own value" || c.Time != "0.340" {
 		t.Errorf("testcase %q classname %q time %q", c.Name, c.Classname, c.Time)
 	}
 	if c.Failure == nil || c.Failure.Text != failMessage || c.Failure.Message != `LLM request 1: "max_tokens" differs (-want +got):` {

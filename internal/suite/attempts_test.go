@@ -156,7 +156,7 @@ func TestEveryScenarioDeclaresLevelAndSource(t *testing.T) {
 
 func TestUndeclaredLevelIsAnError(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "store", "gap4-conversation-store.feature")
+	path := filepath.Join(root, "features", "store", "conversation-store.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func TestUndeclaredLevelIsAnError(t *testing.T) {
 	writeFile(t, path, strings.Replace(text, "@src:adr-g4-default", "@src:no-such-rule", 1))
 	_, err = LoadFeatures(root)
 	for _, want := range []string{
-		"gap4-conversation-store.feature:7: scenario \"the accessor returns the very store passed in the options\" wants exactly one of @required, @recommended",
+		"conversation-store.feature:7: scenario \"the accessor returns the very store passed in the options\" wants exactly one of @required, @recommended",
 		"@src:no-such-rule cites no rule of fixtures/sources.txt",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -177,7 +177,7 @@ func TestUndeclaredLevelIsAnError(t *testing.T) {
 // A step no definition matches is bad input named by file:line, not a reference failure.
 func TestUndefinedStepIsBadInput(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "store", "gap4-conversation-store.feature")
+	path := filepath.Join(root, "features", "store", "conversation-store.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestUndefinedStepIsBadInput(t *testing.T) {
 	writeFile(t, path, strings.Replace(string(b), "Then the store accessor returns the host-supplied store",
 		"Then the store accessor returns the host-suplied store", 1))
 	_, err = Validate(Options{Root: root, Ports: []string{"reference"}, CallTimeout: 1, ScenarioTimeout: 1, PrepareTimeout: 1})
-	want := `gap4-conversation-store.feature:7: step "the store accessor returns the host-suplied store" has no definition`
+	want := `conversation-store.feature:7: step "the store accessor returns the host-suplied store" has no definition`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v; want it to contain %q", err, want)
 	}

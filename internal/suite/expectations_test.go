@@ -26,7 +26,7 @@ func realFeatures(t *testing.T) *Features {
 
 // Two G1.4 rows: the anthropic run row is listed; the openai run row now fails too.
 const (
-	g14Feature   = "gap1-request-shaping.feature"
+	g14Feature   = "request-shaping.feature"
 	g14Name      = "with no shaping option the body keeps this port's pre-change keys"
 	knownMessage = "LLM request 1 key set differs (-want +got):\n  []string{\"max_tokens\", + \"system\"}"
 )
@@ -258,7 +258,7 @@ func TestLongExpectationsLineNamesFileAndLine(t *testing.T) {
 // Timing tags are checked when the features load, each problem at its scenario's file:line.
 func TestTimingTagsAreValidatedAtLoad(t *testing.T) {
 	root := scriptedRoot(t, "")
-	path := filepath.Join(root, "features", "mcp", "gap6-list-only.feature")
+	path := filepath.Join(root, "features", "mcp", "list-only.feature")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func TestTimingTagsAreValidatedAtLoad(t *testing.T) {
 	writeFile(t, path, text)
 	_, err = LoadFeatures(root)
 	for _, want := range []string{
-		`gap6-list-only.feature:39: scenario "a cancel ends a listing stuck on a hung server": @within:2s: want a whole number of ms above 0`,
+		`list-only.feature:39: scenario "a cancel ends a listing stuck on a hung server": @within:2s: want a whole number of ms above 0`,
 		`: @quick with @within: a bound in absolute ms would not move with the cut limits`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
