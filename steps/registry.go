@@ -8,6 +8,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/steps/builtins"
 	"github.com/muthuishere/toolnexus-conformance/steps/calls"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/contract"
 	"github.com/muthuishere/toolnexus-conformance/steps/hooks"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
@@ -27,6 +28,7 @@ import (
 // Library is the step library handed to the engine.
 func Library() kernel.Library {
 	return kernel.Library{
+		client.Area(),
 		llm.Area(),
 		transport.Area(),
 		mcp.Area(),

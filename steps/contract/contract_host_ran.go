@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 // What a host tool was given during the last run: its execute calls back contract.tool,
@@ -18,7 +18,7 @@ func registerHostRanSteps(sc *kernel.Steps) {
 
 // hostToolInputs are the inputs the host tool name got during the last run that returned.
 func (w *World) hostToolInputs(name string) ([]any, error) {
-	ran := llm.RanRequests(w.A)
+	ran := client.RanRequests(w.A)
 	if len(ran) == 0 {
 		return nil, fmt.Errorf("harness: no run returned")
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 
 	"github.com/cucumber/godog"
 )
@@ -24,10 +24,10 @@ func (w *World) lastRun() (map[string]any, error) {
 	if err := common.CallSucceeds(w.A); err != nil {
 		return nil, err
 	}
-	if len(w.llm().Results) == 0 {
+	if len(w.client().Results) == 0 {
 		return nil, fmt.Errorf("harness: no run result")
 	}
-	return w.llm().Results[len(w.llm().Results)-1], nil
+	return w.client().Results[len(w.client().Results)-1], nil
 }
 
 func (w *World) runFinalText(want string) error {
@@ -66,7 +66,7 @@ func toolResults(body map[string]any) []string {
 }
 
 func (w *World) toolResultSentBack(n int, want string) error {
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}

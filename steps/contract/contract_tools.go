@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 
 	"github.com/cucumber/godog"
 )
@@ -489,7 +489,7 @@ func (w *World) toolkitWithHostToolList(names []string) error {
 	for _, name := range names {
 		if name != "" {
 			w.ct().addTool(name, name+"-output")
-			tools = append(tools, llm.EchoTool(name))
+			tools = append(tools, client.EchoTool(name))
 		}
 	}
 	h := w.Handle("t")

@@ -4,16 +4,16 @@ import (
 	_ "embed"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/mcp"
 )
 
 // World is the steps' view of an attempt in this area.
 type World struct{ mcp.World }
 
-func (w *World) llm() *llm.State { return llm.Of(w.A) }
-func (w *World) mcp() *mcp.State { return mcp.Of(w.A) }
-func (w *World) ct() *State      { return kernel.Get[State](w.A) }
+func (w *World) client() *client.State { return client.Of(w.A) }
+func (w *World) mcp() *mcp.State       { return mcp.Of(w.A) }
+func (w *World) ct() *State            { return kernel.Get[State](w.A) }
 
 // Area is the shared contract's tools (README.md beside this file).
 func Area() kernel.Area {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
@@ -43,15 +44,15 @@ func (w *World) denyAsError(tool, text string) error {
 // hookReplacesOnTurn installs the llm area's BeforeLLM hook, acting on one turn (0-based, as
 // the hook's turn is) and returning nothing on the others.
 func (w *World) hookReplacesOnTurn(turn int, content string) error {
-	if w.llm().Client == nil {
+	if w.client().Client == nil {
 		return fmt.Errorf("harness: hook before a client")
 	}
-	return kernel.SetOption(w.A, "client.create", "beforeLLM", map[string]any{"setLastUserContent": content, "onTurn": turn})
+	return llm.InstallBeforeLLM(w.A, map[string]any{"setLastUserContent": content, "onTurn": turn})
 }
 
 // messagesCarryNot: request n's messages, as JSON text, contain one text and not the other.
 func (w *World) messagesCarryNot(n int, want, gone string) error {
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -65,8 +66,8 @@ func (w *World) messagesCarryNot(n int, want, gone string) error {
 // recordAll installs the four hooks: beforeLLM (the llm area's, with no override) and the
 // three of this area, each answering as the scenario says (null unless told otherwise).
 func (w *World) recordAll() error {
-	if _, ok := w.llm().Client["beforeLLM"]; !ok {
-		if err := kernel.SetOption(w.A, "client.create", "beforeLLM", map[string]any{}); err != nil {
+	if _, ok := kernel.OptionsOf(w.A, "client.create")["beforeLLM"]; !ok {
+		if err := llm.InstallBeforeLLM(w.A, map[string]any{}); err != nil {
 			return err
 		}
 	}
@@ -100,7 +101,7 @@ type event struct {
 
 // runSlots are the slot calls of the last client.run that returned.
 func (w *World) runSlots() ([]kernel.SlotCall, error) {
-	ran := llm.RanRequests(w.A)
+	ran := client.RanRequests(w.A)
 	if len(ran) == 0 {
 		return nil, fmt.Errorf("harness: no run returned")
 	}
@@ -133,7 +134,7 @@ func (w *World) timeline() ([]event, error) {
 		}
 		evs = append(evs, event{c.At, label})
 	}
-	for i, r := range w.llm().Route.Requests() {
+	for i, r := range w.client().Route.Requests() {
 		evs = append(evs, event{r.At, fmt.Sprintf("LLM request %d", i+1)})
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].at.Before(evs[j].at) })
@@ -243,7 +244,7 @@ func (w *World) toolHookTurns(hook, list string) error {
 
 // threeTurns scripts one call, then two at once, then text.
 func (w *World) threeTurns(first, a, b, text string) error {
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: first}}},
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: a}, {Name: b}}},
 		llmfake.Reply{Text: text},
@@ -263,7 +264,7 @@ func (w *World) afterToolNever() error {
 }
 
 func (w *World) runCallIncludes(n int, raw string) error {
-	rs := w.llm().Results
+	rs := w.client().Results
 	if len(rs) == 0 {
 		return fmt.Errorf("harness: no run returned a result")
 	}

@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 
 	"github.com/cucumber/godog"
 )
 
 func registerBodySteps(sc *kernel.Steps) {
-	sc.Step(`^the run made (\d+) LLM requests?$`, (*World).llmRequestCount)
 	sc.Step(`^every LLM request body has "([^"]*)" equal to (.+)$`, (*World).everyBodyHasInline)
 	sc.Step(`^every LLM request body has "([^"]*)" equal to:$`, (*World).everyBodyHasDoc)
 	sc.Step(`^no LLM request body has the key "([^"]*)"$`, (*World).noBodyHasKey)
@@ -28,21 +28,6 @@ func registerBodySteps(sc *kernel.Steps) {
 	sc.Step(`^every LLM request offers exactly the tools (.+)$`, (*World).offersTools)
 	sc.Step(`^LLM request (\d+) carries the tool output "([^"]*)"$`, (*World).requestCarriesToolOutput)
 	sc.Step(`^the last LLM request carries, in order, the messages (.+)$`, (*World).lastRequestCarriesInOrder)
-}
-
-// bodies are the decoded bodies the fake LLM recorded for this scenario.
-func (w *World) bodies() ([]map[string]any, error) {
-	var out []map[string]any
-	for i, r := range w.llm().Route.Requests() {
-		if r.Body == nil {
-			return nil, fmt.Errorf("LLM request %d was not a JSON object: %q", i+1, common.ClipString(string(r.Raw), 200))
-		}
-		out = append(out, r.Body)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("the fake LLM received no request")
-	}
-	return out, nil
 }
 
 func parseJSONValue(s string) (any, error) {
@@ -70,7 +55,7 @@ func (w *World) everyBodyHasDoc(key string, doc *godog.DocString) error {
 }
 
 func (w *World) everyBodyHas(key string, want any) error {
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -87,7 +72,7 @@ func (w *World) everyBodyHas(key string, want any) error {
 }
 
 func (w *World) noBodyHasKey(key string) error {
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -102,7 +87,7 @@ func (w *World) noBodyHasKey(key string) error {
 func (w *World) exactKeys(list string) error {
 	want := common.SplitList(list)
 	sort.Strings(want)
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -127,7 +112,7 @@ func (w *World) bodyKeyIs(key, state string) error {
 // transformSaws gathers what the adapter's transform recorded, across every run.
 func (w *World) transformSaws() ([]map[string]any, error) {
 	var out []map[string]any
-	for _, r := range RanRequests(w.A) {
+	for _, r := range client.RanRequests(w.A) {
 		for _, c := range r.Slots {
 			if c.Slot == "llm.bodyTransform" {
 				m, _ := common.DeepCopy(c.Decode()["body"]).(map[string]any) // numbers as float64, as they are compared
@@ -191,7 +176,7 @@ func (w *World) transformRanOnEvery() error {
 	if err != nil {
 		return err
 	}
-	if n := len(w.llm().Route.Requests()); len(saws) != n {
+	if n := len(w.State().Route.Requests()); len(saws) != n {
 		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), n)
 	}
 	return nil
@@ -204,14 +189,14 @@ func (w *World) wireIsTransformOutput() error {
 	if err != nil {
 		return err
 	}
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
 	if len(saws) != len(bodies) {
 		return fmt.Errorf("the transform ran %d times for %d LLM requests", len(saws), len(bodies))
 	}
-	spec, _ := w.llm().Client["bodyTransform"].(map[string]any)
+	spec := w.llm().transform
 	for i := range bodies {
 		want := applyTransform(spec, saws[i])
 		if d := kernel.DiffOf(want, bodies[i]); d != nil {
@@ -266,7 +251,7 @@ func applyTransform(spec, saw map[string]any) map[string]any {
 }
 
 func (w *World) lastUserOnWire(want string) error {
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -278,7 +263,7 @@ func (w *World) lastUserOnWire(want string) error {
 
 func (w *World) offersTools(list string) error {
 	want := common.SplitList(list)
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -298,20 +283,8 @@ func (w *World) offersTools(list string) error {
 	return nil
 }
 
-// body is LLM request n (counted from 1), decoded.
-func (w *World) body(n int) (map[string]any, error) {
-	bodies, err := w.bodies()
-	if err != nil {
-		return nil, err
-	}
-	if n < 1 || n > len(bodies) {
-		return nil, fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(bodies), n)
-	}
-	return bodies[n-1], nil
-}
-
 func (w *World) requestCarriesToolOutput(n int, output string) error {
-	body, err := w.body(n)
+	body, err := w.Body(n)
 	if err != nil {
 		return err
 	}
@@ -322,7 +295,7 @@ func (w *World) requestCarriesToolOutput(n int, output string) error {
 }
 
 func (w *World) lastRequestCarriesInOrder(list string) error {
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}
@@ -353,11 +326,4 @@ func lastUserText(body map[string]any) string {
 		}
 	}
 	return ""
-}
-
-func (w *World) llmRequestCount(n int) error {
-	if got := len(w.llm().Route.Requests()); got != n {
-		return fmt.Errorf("the fake LLM received %d requests; want %d", got, n)
-	}
-	return nil
 }

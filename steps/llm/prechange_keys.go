@@ -46,7 +46,7 @@ func (w *World) exactPreChangeKeys(path string) error {
 	if !ok {
 		return fmt.Errorf("harness: %s has no %q path", f.File, path)
 	}
-	bodies, err := w.bodies()
+	bodies, err := w.Bodies()
 	if err != nil {
 		return err
 	}

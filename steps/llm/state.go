@@ -2,34 +2,21 @@ package llm
 
 import (
 	"fmt"
-	"maps"
 
-	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/adapter"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"github.com/muthuishere/toolnexus-conformance/internal/result"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
 
-// State is request shaping and the LLM wire: the fake LLM's route, the client and what
-// its runs returned, and the host functions the client installs.
+// State is what the scenario's client installs for request shaping: the body transform's
+// edits and the BeforeLLM hook's override (nil: none installed). The client, the fake LLM's
+// route and the runs' results are the client area's.
 type State struct {
-	Route       *llmfake.Route
-	Client      map[string]any // client.create args, sent on first use
-	clientReady bool
-	Results     []map[string]any // results of client.run / client.ask
-	transform   map[string]any   // the body transform's edits; nil: none installed
-	hook        map[string]any   // the BeforeLLM hook's override; nil: none installed
+	transform map[string]any
+	hook      map[string]any
 }
 
-func (s *State) Init(a *kernel.Attempt) { s.Route = a.Shared("llm").(*llmfake.Server).NewRoute() }
-
-// Evidence puts every body the fake LLM received in the outcome.
-func (s *State) Evidence(o *result.Outcome) {
-	for _, r := range s.Route.Requests() {
-		o.Bodies = append(o.Bodies, r.Body)
-	}
-}
+func (s *State) Init(*kernel.Attempt) {}
 
 // slotBodyTransform applies the scenario's body transform (applyTransform).
 func slotBodyTransform(a *kernel.Attempt, args map[string]any) adapter.Answer {
@@ -102,31 +89,6 @@ func hookOverride(spec map[string]any, msgs []any) any {
 	}
 	if len(out) == 0 {
 		return nil
-	}
-	return out
-}
-
-// install takes the host functions out of the client's description: the adapter is told only
-// that they exist (client.create's bodyTransform / beforeLLM are true).
-func (l *State) install(client map[string]any) map[string]any {
-	args := maps.Clone(client)
-	if t, ok := client["bodyTransform"].(map[string]any); ok {
-		l.transform, args["bodyTransform"] = t, true
-	}
-	if k, ok := client["beforeLLM"].(map[string]any); ok {
-		l.hook, args["beforeLLM"] = k, true
-	}
-	return args
-}
-
-// RanRequests are the client.run / client.ask requests that returned a result, in order,
-// with what their host functions saw.
-func RanRequests(a *kernel.Attempt) []kernel.Request {
-	var out []kernel.Request
-	for _, r := range a.Requests() {
-		if r.OK && (r.Op == "client.run" || r.Op == "client.ask") {
-			out = append(out, r)
-		}
 	}
 	return out
 }

@@ -10,8 +10,8 @@ import (
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerLoopSteps(sc *kernel.Steps) {
@@ -53,11 +53,11 @@ func (w *World) systemPromptJSON(raw string) error {
 // systemPromptStartsWithCaller: the system prompt is the caller's, byte for byte, "\n\n",
 // then a non-empty rest (the skills prompt, which other scenarios compare).
 func (w *World) systemPromptStartsWithCaller(n int) error {
-	caller, _ := w.llm().Client["systemPrompt"].(string)
+	caller, _ := w.client().Sent["systemPrompt"].(string)
 	if caller == "" {
 		return fmt.Errorf("harness: the scenario set no system prompt")
 	}
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (w *World) callSayingThenText(tool, said, text string) error {
 	if err != nil {
 		return err
 	}
-	w.llm().Route.Script(llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}}, llmfake.Reply{Text: text})
 	return nil
 }
 
@@ -92,7 +92,7 @@ func (w *World) callsUnderIDs(tool, ids, text string) error {
 	if len(calls) < 2 {
 		return fmt.Errorf("harness: %s names fewer than two ids", ids)
 	}
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
 	return nil
 }
 
@@ -114,7 +114,7 @@ func (w *World) scriptWithTotals(tool, u1, text, u2 string) error {
 	if err != nil {
 		return err
 	}
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Usage: first},
 		llmfake.Reply{Text: text, Usage: second},
 	)
@@ -140,7 +140,7 @@ func (w *World) anthropicTextBlocks(list string) error {
 	if err != nil {
 		return err
 	}
-	w.llm().Route.Script(llmfake.Reply{Body: body})
+	w.client().Route.Script(llmfake.Reply{Body: body})
 	return nil
 }
 
@@ -153,12 +153,12 @@ func (w *World) maxTurns(n int) error { return kernel.SetOption(w.A, "client.cre
 func (w *World) alwaysCalls(tool string) error { return w.alwaysCallsSaying(tool, "") }
 
 func (w *World) alwaysCallsSaying(tool, text string) error {
-	w.llm().Route.Always(llmfake.Reply{Text: text, ToolCalls: []llmfake.ToolCall{{Name: tool}}})
+	w.client().Route.Always(llmfake.Reply{Text: text, ToolCalls: []llmfake.ToolCall{{Name: tool}}})
 	return nil
 }
 
 func (w *World) scriptWithUsage(tool string, p1, c1 int, text string, p2, c2 int) error {
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Usage: &llmfake.Usage{Prompt: p1, Completion: c1}},
 		llmfake.Reply{Text: text, Usage: &llmfake.Usage{Prompt: p2, Completion: c2}},
 	)
@@ -183,7 +183,7 @@ func (w *World) callsAtOnce(list, text string) error {
 		}
 		calls = append(calls, llmfake.ToolCall{Name: name, Args: args})
 	}
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: calls}, llmfake.Reply{Text: text})
 	return nil
 }
 
@@ -192,17 +192,17 @@ func (w *World) rawArguments(tool, raw, text string) error {
 	if !json.Valid([]byte(raw)) {
 		return fmt.Errorf("harness: %s is not a JSON value", raw)
 	}
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, RawArguments: json.RawMessage(raw)}}}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, RawArguments: json.RawMessage(raw)}}}, llmfake.Reply{Text: text})
 	return nil
 }
 
 func (w *World) reasoningThenText(tool, reasoning, text string) error {
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, ReasoningContent: reasoning}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, ReasoningContent: reasoning}, llmfake.Reply{Text: text})
 	return nil
 }
 
 func (w *World) thinkingThenText(thought, signature, said, tool, text string) error {
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}, Thinking: &llmfake.Thinking{Text: thought, Signature: signature}},
 		llmfake.Reply{Text: text},
 	)
@@ -229,7 +229,7 @@ func (w *World) assistantMessageIs(n int, raw string) error {
 
 // runResultHas compares the named fields of the run result, each exactly.
 func (w *World) runResultHas(raw string) error {
-	r, err := llm.LastResult(w.A)
+	r, err := client.LastResult(w.A)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (w *World) runResultHas(raw string) error {
 // systemPromptIs reads the system prompt where the style puts it: openai's first message
 // with role system, anthropic's top-level system string.
 func (w *World) systemPromptIs(n int, doc *godog.DocString) error {
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -262,7 +262,7 @@ func (w *World) systemPromptIs(n int, doc *godog.DocString) error {
 }
 
 func (w *World) messages(n int) ([]any, error) {
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +344,7 @@ func (w *World) isErrorFalse(n int) error {
 // carriesCallOutput: the k-th tool result the request carries (an openai tool message, an
 // anthropic tool_result block) is, as text, exactly the output RunResult records for call k.
 func (w *World) carriesCallOutput(n, k int) error {
-	rs := w.llm().Results
+	rs := w.client().Results
 	if len(rs) == 0 {
 		return fmt.Errorf("harness: no run returned a result")
 	}
@@ -353,7 +353,7 @@ func (w *World) carriesCallOutput(n, k int) error {
 		return fmt.Errorf("the run result lists %d tool calls; there is no call %d", len(calls), k)
 	}
 	want, _ := calls[k-1].(map[string]any)["output"].(string)
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return err
 	}

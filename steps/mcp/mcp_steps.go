@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -198,8 +198,8 @@ func (w *World) MCPActionArgs(action string, args map[string]any) error {
 		op = "mcp.list"
 	case "built into a toolkit":
 		// A client described earlier exists before its toolkit, as in a host's code.
-		if w.llm().Client != nil {
-			if err := llm.EnsureClient(w.A); err != nil {
+		if w.client().Client != nil {
+			if err := client.EnsureClient(w.A); err != nil {
 				return err
 			}
 		}

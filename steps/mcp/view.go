@@ -4,16 +4,16 @@ import (
 	_ "embed"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 // World is the steps' view of an attempt in this area.
 type World struct{ common.View }
 
-func (w *World) llm() *llm.State { return llm.Of(w.A) }
-func (w *World) mcp() *State     { return Of(w.A) }
-func (w *World) stalls() *Stalls { return kernel.Get[Stalls](w.A) }
+func (w *World) client() *client.State { return client.Of(w.A) }
+func (w *World) mcp() *State           { return Of(w.A) }
+func (w *World) stalls() *Stalls       { return kernel.Get[Stalls](w.A) }
 
 // Of is the attempt's MCP state.
 func Of(a *kernel.Attempt) *State { return kernel.Get[State](a) }

@@ -8,8 +8,8 @@ import (
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerMemorySteps(sc *kernel.Steps) {
@@ -36,16 +36,16 @@ func (w *World) runWithHistory(prompt string, n int) error {
 	if err != nil {
 		return err
 	}
-	return llm.RunWith(w.A, prompt, "run", map[string]any{"history": msgs})
+	return client.RunWith(w.A, prompt, "run", map[string]any{"history": msgs})
 }
 
 func (w *World) streamWithID(prompt, id string) error {
-	return llm.RunWith(w.A, prompt, "stream", map[string]any{"id": id})
+	return client.RunWith(w.A, prompt, "stream", map[string]any{"id": id})
 }
 
 // runMessages is RunResult.messages of run n (1-based, the runs that returned).
 func (w *World) runMessages(n int) ([]any, error) {
-	res := w.llm().Results
+	res := w.client().Results
 	if n < 1 || n > len(res) {
 		return nil, fmt.Errorf("%d runs returned a result; there is no run %d", len(res), n)
 	}
@@ -58,7 +58,7 @@ func (w *World) runMessages(n int) ([]any, error) {
 
 // requestMessages is the messages list of LLM request n.
 func (w *World) requestMessages(n int) ([]any, error) {
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +135,11 @@ func (w *World) carriesExactly(n int, list string) error {
 }
 
 func (w *World) conversation() error {
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
 	h := w.Handle("conversation")
-	args := map[string]any{"handle": h, "client": w.llm().Client["handle"]}
+	args := map[string]any{"handle": h, "client": w.client().Client["handle"]}
 	if w.TK().Current != "" {
 		args["toolkit"] = w.TK().Current
 	}
@@ -167,7 +167,7 @@ func (w *World) send(prompt string) error {
 		return err
 	}
 	if r.OK {
-		w.llm().Results = append(w.llm().Results, r.Result)
+		w.client().Results = append(w.client().Results, r.Result)
 	}
 	return nil
 }
@@ -210,7 +210,7 @@ func (w *World) messagesAreLast() error {
 	if err != nil {
 		return err
 	}
-	want, err := w.runMessages(len(w.llm().Results))
+	want, err := w.runMessages(len(w.client().Results))
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (w *World) messagesAreLast() error {
 
 // stored is the store accessor's transcript under id (nil: none).
 func (w *World) stored(id string) ([]any, error) {
-	r, err := w.Must("store.get", map[string]any{"client": w.llm().Client["handle"], "id": id})
+	r, err := w.Must("store.get", map[string]any{"client": w.client().Client["handle"], "id": id})
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (w *World) storeHoldsLast(id string) error {
 	if err != nil {
 		return err
 	}
-	want, err := w.runMessages(len(w.llm().Results))
+	want, err := w.runMessages(len(w.client().Results))
 	if err != nil {
 		return err
 	}
@@ -259,11 +259,11 @@ func (w *World) storeHoldsLast(id string) error {
 }
 
 func (w *World) askOnText(prompt, id string) error {
-	return llm.AskWith(w.A, w.llm().Client["handle"], prompt, map[string]any{"id": id, "onText": true})
+	return client.AskWith(w.A, w.client().Client["handle"], prompt, map[string]any{"id": id, "onText": true})
 }
 
 func (w *World) deltasJoin() error {
-	res := w.llm().Results
+	res := w.client().Results
 	if len(res) == 0 {
 		return fmt.Errorf("harness: no ask returned a result")
 	}
@@ -285,19 +285,19 @@ func (w *World) deltasJoin() error {
 
 // secondClientAsks makes another client like the scenario's (its own default store) and asks.
 func (w *World) secondClientAsks(prompt, id string) error {
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
-	args := maps.Clone(w.llm().Client)
+	args := maps.Clone(w.client().Client)
 	h := w.Handle("client")
 	args["handle"] = h
 	if _, err := w.Must("client.create", args); err != nil {
 		return err
 	}
-	return llm.AskWith(w.A, h, prompt, map[string]any{"id": id})
+	return client.AskWith(w.A, h, prompt, map[string]any{"id": id})
 }
 
 func (w *World) textFailText(a string, status int, b string) error {
-	w.llm().Route.Script(llmfake.Reply{Text: a}, llmfake.Reply{Status: status}, llmfake.Reply{Text: b})
+	w.client().Route.Script(llmfake.Reply{Text: a}, llmfake.Reply{Status: status}, llmfake.Reply{Text: b})
 	return nil
 }

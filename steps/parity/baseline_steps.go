@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
 )
@@ -28,7 +28,7 @@ func (w *World) matchBaseline(name string) error {
 	if port != b.Port {
 		return &kernel.Unsupported{Op: "X.3", Message: fmt.Sprintf("not run: the baseline %s is not a release of %s", b.Impl, port)}
 	}
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 	"github.com/muthuishere/toolnexus-conformance/internal/wire"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 )
 
 // X.5, the shared-example run: upstream's examples (an MCP config and a skills folder) as
@@ -26,7 +26,7 @@ func (w *World) twoCallsThenText(a, rawA, b, rawB, text string) error {
 	if err := common.StepJSON(rawB, &argsB); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON object: %w", rawB, err)
 	}
-	llm.Of(w.A).Route.Script(
+	client.Of(w.A).Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: a, Args: argsA}}},
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: b, Args: argsB}}},
 		llmfake.Reply{Text: text})
@@ -36,7 +36,7 @@ func (w *World) twoCallsThenText(a, rawA, b, rawB, text string) error {
 // matchGoldenInDir is matchGolden where the bodies name files under the scenario's own
 // folder (a skill's location), which differs per attempt: the folder is written <dir>.
 func (w *World) matchGoldenInDir(name string) error {
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return err
 	}

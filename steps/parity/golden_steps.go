@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
 
@@ -37,7 +37,7 @@ func (w *World) inventoryMatchesGolden(name string) error {
 
 // matchGolden compares this port's normalised bodies with the Go reference's (catalogue X.1).
 func (w *World) matchGolden(name string) error {
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerResilienceSteps(sc *kernel.Steps) {
@@ -47,7 +47,10 @@ func (w *World) timeout(n int) error { return kernel.SetOption(w.A, "client.crea
 func (w *World) onErrorDefault() error {
 	return kernel.SetOption(w.A, "client.create", "onError", true)
 }
-func (w *World) alwaysStatus(n int) error { w.llm().Route.Always(llmfake.Reply{Status: n}); return nil }
+func (w *World) alwaysStatus(n int) error {
+	w.client().Route.Always(llmfake.Reply{Status: n})
+	return nil
+}
 
 func (w *World) onErrorAnswers(tier string, status int) error {
 	w.rs().answers[status] = tier
@@ -55,12 +58,12 @@ func (w *World) onErrorAnswers(tier string, status int) error {
 }
 
 func (w *World) twoStatusesThenText(a, b int, text string) error {
-	w.llm().Route.Script(llmfake.Reply{Status: a}, llmfake.Reply{Status: b}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{Status: a}, llmfake.Reply{Status: b}, llmfake.Reply{Text: text})
 	return nil
 }
 
 func (w *World) statusThenText(status int, text string) error {
-	w.llm().Route.Script(llmfake.Reply{Status: status}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{Status: status}, llmfake.Reply{Text: text})
 	return nil
 }
 
@@ -89,30 +92,30 @@ func (w *World) headersThenText(status int, raw, text string) error {
 			return fmt.Errorf("harness: %q is not one header line (name: value, no CR or LF)", l)
 		}
 	}
-	w.llm().Route.Script(llmfake.Reply{Status: status, HeaderLines: lines}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{Status: status, HeaderLines: lines}, llmfake.Reply{Text: text})
 	return nil
 }
 
 func (w *World) stall(s int) error {
-	w.llm().Route.Script(llmfake.Reply{Text: "late", Delay: time.Duration(s) * time.Second})
+	w.client().Route.Script(llmfake.Reply{Text: "late", Delay: time.Duration(s) * time.Second})
 	return nil
 }
 
 // slowTurns: every answer calls tool and arrives n ms late, each well inside a deadline the
 // turns together pass.
 func (w *World) slowTurns(tool string, n int) error {
-	w.llm().Route.Always(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Delay: ms(n)})
+	w.client().Route.Always(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, Delay: ms(n)})
 	return nil
 }
 
 func (w *World) runCancelled(prompt, mode string, n int) error {
 	w.rs().mode, w.rs().cancelAfter = mode, ms(n)
-	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, map[string]any{"cancelAfterMs": n}) })
+	return w.timed(func() error { return client.RunWith(w.A, prompt, mode, map[string]any{"cancelAfterMs": n}) })
 }
 
 func (w *World) runTimed(prompt, mode string) error {
 	w.rs().mode, w.rs().cancelAfter = mode, 0
-	return w.timed(func() error { return llm.RunWith(w.A, prompt, mode, nil) })
+	return w.timed(func() error { return client.RunWith(w.A, prompt, mode, nil) })
 }
 
 // timed notes when the call returned, on the runner's clock, which the fake LLM shares.
@@ -125,7 +128,7 @@ func (w *World) timed(run func() error) error {
 
 // gap is the time between LLM requests n-1 and n, by the fake's arrival stamps.
 func (w *World) gap(n int) (time.Duration, error) {
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	if n < 2 || n > len(reqs) {
 		return 0, fmt.Errorf("the fake LLM got %d requests; there is no LLM request %d after a first", len(reqs), n)
 	}
@@ -156,7 +159,7 @@ func (w *World) gapBelow(n, hi int) error {
 
 // sinceFirst is how long after LLM request 1 arrived the timed run returned.
 func (w *World) sinceFirst() (time.Duration, error) {
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	if len(reqs) == 0 && w.rs().cancelAfter > 0 {
 		// The cancel came before the port sent anything (a slow start under load): the
 		// scenario's premise, a request to wait on, was never reached.
@@ -179,9 +182,9 @@ func (w *World) endedAfter(lo int) error {
 	// A cancel that fired less than lo after request 1 (the port sent it late) leaves no room
 	// to tell a wait from an early stop: nothing to judge, not the port's failure.
 	if c := w.rs().cancelAfter; c > 0 {
-		if room := w.rs().started.Add(c).Sub(w.llm().Route.Requests()[0].At); room < ms(lo) {
+		if room := w.rs().started.Add(c).Sub(w.client().Route.Requests()[0].At); room < ms(lo) {
 			return &kernel.Inconclusive{Why: fmt.Sprintf("LLM request 1 came %d ms after the run began, so its cancel at %d ms left %d ms to wait; at least %d ms are needed to tell a wait from an early stop",
-				w.llm().Route.Requests()[0].At.Sub(w.rs().started).Milliseconds(), c.Milliseconds(), room.Milliseconds(), lo)}
+				w.client().Route.Requests()[0].At.Sub(w.rs().started).Milliseconds(), c.Milliseconds(), room.Milliseconds(), lo)}
 		}
 	}
 	if d < ms(lo) {
@@ -209,12 +212,12 @@ func (w *World) closedWithin(n, hi int) error {
 	var d time.Duration
 	// The close may reach the fake a moment after the run returned.
 	common.WaitFor(time.Second, func() bool {
-		if reqs := w.llm().Route.Requests(); len(reqs) >= n {
+		if reqs := w.client().Route.Requests(); len(reqs) >= n {
 			d = reqs[n-1].GaveUpAfter
 		}
 		return d > 0
 	})
-	switch reqs := w.llm().Route.Requests(); {
+	switch reqs := w.client().Route.Requests(); {
 	case len(reqs) < n:
 		return fmt.Errorf("the fake LLM got %d requests; there is no LLM request %d", len(reqs), n)
 	case d == 0:

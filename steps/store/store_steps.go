@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 
 	"github.com/cucumber/godog"
 )
@@ -22,10 +22,10 @@ func registerStoreSteps(sc *kernel.Steps) {
 }
 
 func (w *World) storeIdentity() error {
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
-	r, err := w.Must("store.identity", map[string]any{"client": w.llm().Client["handle"]})
+	r, err := w.Must("store.identity", map[string]any{"client": w.client().Client["handle"]})
 	if err != nil {
 		return err
 	}
@@ -36,10 +36,10 @@ func (w *World) storeIdentity() error {
 }
 
 func (w *World) storeGet(id string) error {
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
-	r, err := w.Must("store.get", map[string]any{"client": w.llm().Client["handle"], "id": id})
+	r, err := w.Must("store.get", map[string]any{"client": w.client().Client["handle"], "id": id})
 	if err != nil {
 		return err
 	}
@@ -48,14 +48,14 @@ func (w *World) storeGet(id string) error {
 }
 
 func (w *World) storeSave(id string, doc *godog.DocString) error {
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
 	var msgs []any
 	if err := common.StepJSON(doc.Content, &msgs); err != nil {
 		return fmt.Errorf("harness: messages are not a JSON list: %w", err)
 	}
-	_, err := w.Must("store.save", map[string]any{"client": w.llm().Client["handle"], "id": id, "messages": msgs})
+	_, err := w.Must("store.save", map[string]any{"client": w.client().Client["handle"], "id": id, "messages": msgs})
 	return err
 }
 

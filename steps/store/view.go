@@ -4,15 +4,15 @@ import (
 	_ "embed"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 // World is the steps' view of an attempt in this area.
 type World struct{ common.View }
 
-func (w *World) llm() *llm.State { return llm.Of(w.A) }
-func (w *World) store() *State   { return kernel.Get[State](w.A) }
+func (w *World) client() *client.State { return client.Of(w.A) }
+func (w *World) store() *State         { return kernel.Get[State](w.A) }
 
 // Area is the conversation store (README.md beside this file).
 func Area() kernel.Area {

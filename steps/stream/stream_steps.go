@@ -47,14 +47,14 @@ func (w *World) quirkyProvider(tool, raw, text, quirk string) error {
 	second := llmfake.Reply{Text: text, Usage: &llmfake.Usage{Prompt: 5, Completion: 6}}
 	set(&first)
 	set(&second)
-	w.llm().Route.Script(first, second)
+	w.client().Route.Script(first, second)
 	return nil
 }
 
 // longDelta scripts a call and then a text answer streamed as one delta of n copies of c:
 // one SSE line longer than a line reader's default buffer (64 KiB in Go's bufio.Scanner).
 func (w *World) longDelta(tool string, n int, c string) error {
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
 		llmfake.Reply{TextPieces: []string{strings.Repeat(c, n)}},
 	)
@@ -85,7 +85,7 @@ func (w *World) toolThenPieces(tool, a, b string) error {
 			return err
 		}
 	}
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
 		llmfake.Reply{TextPieces: pieces},
 	)
@@ -97,7 +97,7 @@ func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
 	if common.StepJSON(raw1, &a1) != nil || common.StepJSON(raw2, &a2) != nil {
 		return fmt.Errorf("harness: %s or %s is not a JSON object", raw1, raw2)
 	}
-	w.llm().Route.Script(
+	w.client().Route.Script(
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: t1, Args: a1}, {Name: t2, Args: a2}}, Interleave: true},
 		llmfake.Reply{Text: text},
 	)
@@ -105,13 +105,13 @@ func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
 }
 
 func (w *World) toolWithStopReason(tool, stop, text string) error {
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, StopReason: stop}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}, StopReason: stop}, llmfake.Reply{Text: text})
 	return nil
 }
 
 func (w *World) scriptTwice(tool, text string) error {
 	for range 2 {
-		w.llm().Route.Script(
+		w.client().Route.Script(
 			llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: map[string]any{"text": "from the model"}}}},
 			llmfake.Reply{Text: text},
 		)
@@ -121,7 +121,7 @@ func (w *World) scriptTwice(tool, text string) error {
 
 // results are the run results in order; events are the last one's stream events.
 func (w *World) events() ([]map[string]any, error) {
-	rs := w.llm().Results
+	rs := w.client().Results
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("harness: no run returned a result")
 	}
@@ -222,7 +222,7 @@ func (w *World) deltasJoin() error {
 // doneEqualsRun compares the named fields of the first run's result (not streamed) with the
 // last stream's done result.
 func (w *World) doneEqualsRun(fields string) error {
-	rs := w.llm().Results
+	rs := w.client().Results
 	if len(rs) < 2 {
 		return fmt.Errorf("harness: want a run and a stream; %d results", len(rs))
 	}

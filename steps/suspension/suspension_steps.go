@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 	"github.com/muthuishere/toolnexus-conformance/steps/hooks"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerSuspensionSteps(sc *kernel.Steps) {
@@ -153,7 +153,7 @@ func (w *World) guard(name, raw string) error {
 
 // slotCalls are the last returned run's calls of one slot of this area.
 func (w *World) slotCalls(slot string) ([]map[string]any, error) {
-	ran := llm.RanRequests(w.A)
+	ran := client.RanRequests(w.A)
 	if len(ran) == 0 {
 		return nil, fmt.Errorf("harness: no run returned")
 	}
@@ -284,7 +284,7 @@ func (w *World) firstRanWith(name, raw string) error {
 }
 
 func (w *World) pending() (map[string]any, error) {
-	r, err := llm.LastResult(w.A)
+	r, err := client.LastResult(w.A)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (w *World) pendingField(key, raw string) error {
 }
 
 func (w *World) noPending() error {
-	r, err := llm.LastResult(w.A)
+	r, err := client.LastResult(w.A)
 	if err == nil && r["pending"] != nil {
 		err = fmt.Errorf("the run has the pending request %s; want none", common.CompactJSON(r["pending"]))
 	}
@@ -333,7 +333,7 @@ func (w *World) noPending() error {
 }
 
 func (w *World) messages() ([]any, error) {
-	r, err := llm.LastResult(w.A)
+	r, err := client.LastResult(w.A)
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +390,7 @@ func (w *World) lastResultHolds(want string) error {
 
 // resultFor is the tool result for name's call in LLM request n.
 func (w *World) resultFor(n int, name string) (common.ToolResult, error) {
-	body, err := llm.Body(w.A, n)
+	body, err := client.Body(w.A, n)
 	if err != nil {
 		return common.ToolResult{}, err
 	}
@@ -459,7 +459,7 @@ func (w *World) afterToolResumed(name string) error {
 	if err != nil {
 		return err
 	}
-	ran := llm.RanRequests(w.A)
+	ran := client.RanRequests(w.A)
 	if len(ran) == 0 {
 		return fmt.Errorf("harness: no run returned")
 	}
@@ -484,7 +484,7 @@ func (w *World) pendingEvent(name string) error {
 	if err != nil {
 		return err
 	}
-	r, err := llm.LastResult(w.A)
+	r, err := client.LastResult(w.A)
 	if err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ import (
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 func registerTranslateSteps(sc *kernel.Steps) {
@@ -25,7 +25,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^the client translates, with the scenario's toolkit, the request:$`, (*World).translatesWithToolkit)
 
 	// What it returned and what reached the wire.
-	sc.Step(`^the translate made (\d+) LLM requests?$`, func(w *World, n int) error { return llm.RequestCount(w.A, n) })
+	sc.Step(`^the translate made (\d+) LLM requests?$`, func(w *World, n int) error { return client.RequestCount(w.A, n) })
 	sc.Step(`^the translate result has (\{.*\})$`, (*World).resultHas)
 	sc.Step(`^the translate's tool calls are, in order, (.+)$`, (*World).callIDs)
 	sc.Step(`^the translate's tool call "([^"]*)" has arguments that parse to (\{.*\})$`, (*World).argsParse)
@@ -45,7 +45,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^LLM requests (\d+) and (\d+) have the same "([^"]*)"$`, (*World).sameField)
 }
 
-func (w *World) script(r ...llmfake.Reply) { w.llm().Route.Script(r...) }
+func (w *World) script(r ...llmfake.Reply) { w.client().Route.Script(r...) }
 
 func (w *World) anthropicReply(content, stop string) error {
 	var blocks []json.RawMessage
@@ -90,7 +90,7 @@ func (w *World) translate(doc *godog.DocString, withToolkit bool) error {
 	if err := common.StepJSON(doc.Content, &args); err != nil {
 		return fmt.Errorf("harness: the translate request is not a JSON object: %w", err)
 	}
-	if err := llm.EnsureClient(w.A); err != nil {
+	if err := client.EnsureClient(w.A); err != nil {
 		return err
 	}
 	if withToolkit {
@@ -99,7 +99,7 @@ func (w *World) translate(doc *godog.DocString, withToolkit bool) error {
 		}
 		args["toolkit"] = w.TK().Current
 	}
-	args["client"] = w.llm().Client["handle"]
+	args["client"] = w.client().Client["handle"]
 	r, err := w.Call("client.translate", args)
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ func (w *World) noToolRan() error {
 }
 
 func (w *World) message(n, i int) (map[string]any, error) {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func (w *World) message(n, i int) (map[string]any, error) {
 }
 
 func (w *World) messageCount(n, want int) error {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func (w *World) messageTextWhole(n, i int, role, text string) error {
 // toolUseInputWritten reads the request as the fake received it, numbers as written (the
 // decoded bodies hold float64, which would round a big integer the way the bug does).
 func (w *World) toolUseInputWritten(n, i int, id, raw string) error {
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	if n < 1 || n > len(reqs) {
 		return fmt.Errorf("the fake LLM received %d requests; there is no request %d", len(reqs), n)
 	}
@@ -358,7 +358,7 @@ func (w *World) toolResultOrder(n, i int, list string) error {
 }
 
 func (w *World) noRole(n int, list string) error {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -376,7 +376,7 @@ func (w *World) noRole(n int, list string) error {
 // fieldContains: a top-level text field holds each quoted text, in order (the separator
 // between them is another scenario's pin).
 func (w *World) fieldContains(n int, key, list string) error {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -395,7 +395,7 @@ func (w *World) fieldContains(n int, key, list string) error {
 }
 
 func (w *World) fieldIs(n int, key, raw string) error {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -407,7 +407,7 @@ func (w *World) fieldIs(n int, key, raw string) error {
 }
 
 func (w *World) fieldAbsent(n int, key string) error {
-	b, err := llm.Body(w.A, n)
+	b, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
@@ -418,11 +418,11 @@ func (w *World) fieldAbsent(n int, key string) error {
 }
 
 func (w *World) sameField(n, m int, key string) error {
-	a, err := llm.Body(w.A, n)
+	a, err := client.Body(w.A, n)
 	if err != nil {
 		return err
 	}
-	b, err := llm.Body(w.A, m)
+	b, err := client.Body(w.A, m)
 	if err != nil {
 		return err
 	}

@@ -4,16 +4,16 @@ import (
 	_ "embed"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 // World is the steps' view of an attempt in this area; the client and the fake LLM are the
 // llm area's, the hooks the llm and hooks areas'.
 type World struct{ common.View }
 
-func (w *World) llm() *llm.State { return llm.Of(w.A) }
-func (w *World) tr() *State      { return kernel.Get[State](w.A) }
+func (w *World) client() *client.State { return client.Of(w.A) }
+func (w *World) tr() *State            { return kernel.Get[State](w.A) }
 
 // State is the results of the scenario's translates, in order.
 type State struct{ results []map[string]any }

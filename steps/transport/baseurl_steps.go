@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
 )
 
 // Steps for base URLs that already carry /v1 or a trailing slash: where each request went
@@ -21,18 +21,18 @@ func (w *World) clientWithBaseSuffix(style, suffix string) error {
 	if err := w.AClient(style); err != nil {
 		return err
 	}
-	w.llm().Client["baseUrl"] = w.llm().Route.BaseURL() + suffix
+	w.client().Client["baseUrl"] = w.client().Route.BaseURL() + suffix
 	return nil
 }
 
 // everyRequestWentTo checks each recorded request's path below the route prefix.
 func (w *World) everyRequestWentTo(path string) error {
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	if len(reqs) == 0 {
 		return fmt.Errorf("the fake LLM got no request")
 	}
 	for i, r := range reqs {
-		if got := strings.TrimPrefix(r.Path, w.llm().Route.Prefix()); got != path {
+		if got := strings.TrimPrefix(r.Path, w.client().Route.Prefix()); got != path {
 			return fmt.Errorf("LLM request %d went to %q under the route; want %q", i+1, got, path)
 		}
 	}
@@ -40,7 +40,7 @@ func (w *World) everyRequestWentTo(path string) error {
 }
 
 func (w *World) lastRequestLacks(text string) error {
-	bodies, err := llm.Bodies(w.A)
+	bodies, err := client.Bodies(w.A)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 )
 
 func registerHeaderSteps(sc *kernel.Steps) {
@@ -17,7 +17,7 @@ func registerHeaderSteps(sc *kernel.Steps) {
 
 // everyRequestHeader judges a header on what the fake LLM received (SPEC.md §1 headers).
 func (w *World) everyRequestHeader(name, want string) error {
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	if len(reqs) == 0 {
 		return fmt.Errorf("the fake LLM received no request")
 	}
@@ -47,12 +47,12 @@ func (w *World) exactlyOneWarning(word string) error {
 
 // recorderCarriedAll compares the adapter's recording client count with what the fake saw.
 func (w *World) recorderCarriedAll() error {
-	seen := len(w.llm().Route.Requests())
+	seen := len(w.client().Route.Requests())
 	if seen == 0 {
 		return fmt.Errorf("the fake LLM saw no request")
 	}
 	carried := 0
-	for _, r := range llm.RanRequests(w.A) {
+	for _, r := range client.RanRequests(w.A) {
 		for _, c := range r.Slots {
 			if c.Slot == "transport.http" {
 				carried++

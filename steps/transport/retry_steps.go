@@ -30,14 +30,14 @@ func (w *World) scriptFaultThenText(fault, text string) error {
 	case "a 429":
 		first = llmfake.Reply{Status: 429, RetryAfter: "0"}
 	}
-	w.llm().Route.Script(first, llmfake.Reply{Text: text})
+	w.client().Route.Script(first, llmfake.Reply{Text: text})
 	return nil
 }
 
 // sawRetry is the premise of a retry scenario: a port that does not retry proves nothing
 // about which client carries a retry.
 func (w *World) sawRetry() error {
-	if n := len(w.llm().Route.Requests()); n < 2 {
+	if n := len(w.client().Route.Requests()); n < 2 {
 		return &kernel.Inconclusive{Why: fmt.Sprintf("the fake LLM got %d request: the port never retried the failed one", n)}
 	}
 	return nil
@@ -53,7 +53,7 @@ func (w *World) recordingHTTPWithTimeout(ms int) error {
 }
 
 func (w *World) scriptSlowThenText(ms int, text string) error {
-	w.llm().Route.Script(llmfake.Reply{Text: "too late", Delay: time.Duration(ms) * time.Millisecond}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{Text: "too late", Delay: time.Duration(ms) * time.Millisecond}, llmfake.Reply{Text: text})
 	return nil
 }
 
@@ -62,13 +62,13 @@ func (w *World) gaveUpWithin(n, ms int) error {
 	var d time.Duration
 	// The close may reach the fake a moment after the run returned.
 	common.WaitFor(time.Second, func() bool {
-		reqs := w.llm().Route.Requests()
+		reqs := w.client().Route.Requests()
 		if len(reqs) >= n {
 			d = reqs[n-1].GaveUpAfter
 		}
 		return d > 0
 	})
-	reqs := w.llm().Route.Requests()
+	reqs := w.client().Route.Requests()
 	switch {
 	case len(reqs) < n:
 		return fmt.Errorf("the fake LLM got %d requests; want at least %d", len(reqs), n)

@@ -4,13 +4,13 @@ import (
 	_ "embed"
 
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
-	"github.com/muthuishere/toolnexus-conformance/steps/llm"
+	"github.com/muthuishere/toolnexus-conformance/steps/client"
 )
 
 // World is the steps' view of an attempt in this area.
-type World struct{ llm.World }
+type World struct{ client.World }
 
-func (w *World) llm() *llm.State { return llm.Of(w.A) }
+func (w *World) client() *client.State { return client.Of(w.A) }
 
 // Area is the injectable HTTP client and the client's own transport (README.md beside this file).
 func Area() kernel.Area {
