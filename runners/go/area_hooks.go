@@ -17,11 +17,21 @@ const (
 	slotAfterTool  = "hooks.afterTool"
 )
 
-// installHooks adds the hooks client.create asked for to opts.
-func (h *host) installHooks(client string, x args, opts *toolnexus.ClientOptions) {
+var hooksArea = registerArea(area{name: "hooks", slots: []string{slotAfterLLM, slotBeforeTool, slotAfterTool},
+	clientOptions: optionOf(installHooks)})
+
+// hookArgs are client.create's hook flags.
+type hookArgs struct {
+	AfterLLM, BeforeTool, AfterTool bool
+}
+
+// installHooks adds the hooks client.create asked for to opts, beside a BeforeLLM the llm
+// area may have set.
+func installHooks(k *kit, client string, x hookArgs, opts *toolnexus.ClientOptions) error {
 	if !x.AfterLLM && !x.BeforeTool && !x.AfterTool {
-		return
+		return nil
 	}
+	h := k.host
 	if opts.Hooks == nil {
 		opts.Hooks = &toolnexus.Hooks{}
 	}
@@ -33,7 +43,7 @@ func (h *host) installHooks(client string, x args, opts *toolnexus.ClientOptions
 	}
 	if x.BeforeTool {
 		opts.Hooks.BeforeTool = func(_ context.Context, ev toolnexus.BeforeToolEvent) (*toolnexus.ToolOverride, error) {
-			return h.toolOverride(slotBeforeTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn})
+			return toolOverride(h, slotBeforeTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn})
 		}
 	}
 	if x.AfterTool {
@@ -42,14 +52,15 @@ func (h *host) installHooks(client string, x args, opts *toolnexus.ClientOptions
 			if ev.Result.Metadata != nil {
 				result["metadata"] = ev.Result.Metadata
 			}
-			return h.toolOverride(slotAfterTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn, "result": result})
+			return toolOverride(h, slotAfterTool, map[string]any{"client": client, "name": ev.Name, "args": ev.Args, "id": ev.ID, "turn": ev.Turn, "result": result})
 		}
 	}
+	return nil
 }
 
 // toolOverride calls back and turns the answer ({result} / {args} / null) into the port's
 // ToolOverride; null is no override.
-func (h *host) toolOverride(slot string, args map[string]any) (*toolnexus.ToolOverride, error) {
+func toolOverride(h *host, slot string, args map[string]any) (*toolnexus.ToolOverride, error) {
 	var ov *struct {
 		Args   map[string]any
 		Result *struct {
@@ -70,4 +81,17 @@ func (h *host) toolOverride(slot string, args map[string]any) (*toolnexus.ToolOv
 		out.Result = &toolnexus.ToolResult{Output: ov.Result.Output, IsError: ov.Result.IsError, Metadata: meta}
 	}
 	return out, nil
+}
+
+// pendingOverride is a guard's answer's pending Request (§10), as the port's type, for the
+// result's metadata.
+func pendingOverride(raw json.RawMessage) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var req toolnexus.Request
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, adapterErr("failed", "adapter: beforeTool pending: "+err.Error())
+	}
+	return map[string]any{"pending": req}, nil
 }

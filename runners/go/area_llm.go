@@ -3,45 +3,66 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"time"
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
-// The llm area: the client, its runs, and the body transform and BeforeLLM stubs.
+// The llm area: the client, its runs, and the body transform and BeforeLLM stubs. The
+// other areas add their client.create options (hooks, resilience, store, suspension,
+// transport) through the kit.
 
-// opClientCreate installs host functions only when asked, so an unset option stays unset.
-func opClientCreate(a *adapter, x args, _ string) (any, error) {
-	e := &clientEntry{}
+const (
+	slotBodyTransform = "llm.bodyTransform"
+	slotBeforeLLM     = "llm.beforeLLM"
+)
+
+var llmArea = registerArea(area{name: "llm", slots: []string{slotBodyTransform, slotBeforeLLM},
+	ops: map[string]opFunc{"client.create": op(createClient), "client.run": op(runClient), "client.ask": op(runClient)}})
+
+// clientArgs are client.create's own options.
+type clientArgs struct {
+	Handle, Style, Model     string
+	BaseURL                  string `json:"baseUrl"`
+	APIKey                   string `json:"apiKey"`
+	SystemPrompt             string
+	MaxTurns                 int
+	RequestParams            map[string]any
+	BodyTransform, BeforeLLM bool
+}
+
+// createClient installs host functions only when asked, so an unset option stays unset; the
+// other areas' options come after its own.
+func createClient(k *kit, x clientArgs, r request) (any, error) {
 	opts := toolnexus.ClientOptions{BaseURL: x.BaseURL, Style: toolnexus.ClientStyle(x.Style), Model: x.Model,
 		APIKey: x.APIKey, RequestParams: x.RequestParams, SystemPrompt: x.SystemPrompt, MaxTurns: x.MaxTurns}
 	if x.BodyTransform {
-		opts.BodyTransform = a.host.bodyTransform(x.Handle)
+		opts.BodyTransform = bodyTransform(k.host, x.Handle)
 	}
 	if x.BeforeLLM {
-		opts.Hooks = &toolnexus.Hooks{BeforeLLM: a.host.beforeLLM(x.Handle)}
+		opts.Hooks = &toolnexus.Hooks{BeforeLLM: beforeLLM(k.host, x.Handle)}
 	}
-	a.host.installHooks(x.Handle, x, &opts)
-	a.host.resilienceOptions(x.Handle, x, &opts)
-	a.host.installWaitFor(x.Handle, x, &opts)
-	if x.HTTPClient == "recording" { // the host's whole client, its own Timeout included
-		opts.HTTPClient = &http.Client{Transport: transport{a.host, x.Handle}, Timeout: time.Duration(x.HTTPTimeoutMs) * time.Millisecond}
+	if err := clientOptions(k, x.Handle, r.Args, &opts); err != nil {
+		return nil, err
 	}
-	if x.Store == "host" {
-		e.hostStore = toolnexus.NewInMemoryConversationStore()
-		opts.Store = e.hostStore
-	}
-	if e.client = toolnexus.CreateClient(opts); e.client == nil {
+	c := toolnexus.CreateClient(opts)
+	if c == nil {
 		return nil, adapterErr("failed", "adapter: CreateClient returned nil")
 	}
-	a.clients[x.Handle] = e
+	keep(k.handles, x.Handle, c, nil)
 	return nil, nil
 }
 
-// opClientRun serves client.run and client.ask; with no toolkit it passes an empty one.
-func opClientRun(a *adapter, x args, op string) (any, error) {
-	e, err := a.lookupClient(x.Client)
+// runArgs are client.run's and client.ask's.
+type runArgs struct {
+	timing
+	Client, Toolkit, Prompt, ID string
+	Stream, OnText              bool
+	History                     *[]any // [] and absent differ
+}
+
+// runClient serves client.run and client.ask; with no toolkit it passes an empty one.
+func runClient(k *kit, x runArgs, r request) (any, error) {
+	c, err := lookup[*toolnexus.Client](k.handles, x.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -50,10 +71,12 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	}
 	ctx, cancel := x.context() // cancelAfterMs: the port's external cancel is the context
 	defer cancel()
-	tk := a.toolkits[x.Toolkit]
-	if tk == nil && x.Toolkit != "" {
-		return nil, adapterErr("failed", "adapter: unknown toolkit handle "+x.Toolkit)
-	} else if tk == nil {
+	var tk *toolnexus.Toolkit
+	if x.Toolkit != "" {
+		if tk, err = lookup[*toolnexus.Toolkit](k.handles, x.Toolkit); err != nil {
+			return nil, err
+		}
+	} else {
 		if tk, err = toolnexus.CreateToolkit(context.Background(), toolnexus.Options{Builtins: false}); err != nil {
 			return nil, err
 		}
@@ -63,10 +86,10 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 	var events []any
 	deltas := []string{}
 	out := &res
-	switch c := e.client; {
-	case op == "client.ask" && x.OnText: // the text callback: AskStream, the deltas relayed
+	switch {
+	case r.Op == "client.ask" && x.OnText: // the text callback: AskStream, the deltas relayed
 		res, err = c.AskStream(ctx, x.Prompt, tk, x.ID, func(d string) { deltas = append(deltas, d) })
-	case op == "client.ask":
+	case r.Op == "client.ask":
 		res, err = c.Ask(ctx, x.Prompt, tk, x.ID)
 	case x.Stream:
 		var ch <-chan toolnexus.StreamEvent
@@ -89,29 +112,6 @@ func opClientRun(a *adapter, x args, op string) (any, error) {
 		report["deltas"] = deltas
 	}
 	return report, nil
-}
-
-// runReport is what the library returned; no result stays null.
-func runReport(res *toolnexus.RunResult) map[string]any {
-	if res == nil {
-		return map[string]any{"text": nil, "turns": nil, "toolCalls": nil}
-	}
-	names, calls := []string{}, []any{}
-	for _, tc := range res.ToolCalls {
-		names = append(names, tc.Name)
-		calls = append(calls, tc) // its JSON tags are the protocol's names
-	}
-	var limit any // Go has no absent string: "" is no limit
-	if res.Limit != "" {
-		limit = res.Limit
-	}
-	report := map[string]any{"text": res.Text, "turns": res.Turns, "toolCalls": names, "calls": calls,
-		"status": res.Status, "limit": limit, "toolCallCount": res.ToolCallCount, "messages": res.Messages,
-		"usage": map[string]any{"promptTokens": res.Usage.PromptTokens, "completionTokens": res.Usage.CompletionTokens, "totalTokens": res.Usage.TotalTokens}}
-	if res.Pending != nil { // present iff the run halted on a suspension
-		report["pending"] = res.Pending
-	}
-	return report
 }
 
 // drainStream consumes a stream up to its terminal event, keeping every event in the
@@ -163,7 +163,7 @@ func eventReport(ev toolnexus.StreamEvent) map[string]any {
 }
 
 // bodyTransform calls back with the body; in place, it edits the very map it got.
-func (h *host) bodyTransform(client string) func(map[string]any) map[string]any {
+func bodyTransform(h *host, client string) func(map[string]any) map[string]any {
 	return func(body map[string]any) map[string]any {
 		var m map[string]any
 		inPlace, err := h.call(slotBodyTransform, map[string]any{"client": client, "body": body}, &m)
@@ -210,7 +210,7 @@ func patch(old, v any) any {
 }
 
 // beforeLLM calls back with the turn; the answer is the override, null for none.
-func (h *host) beforeLLM(client string) func(context.Context, toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
+func beforeLLM(h *host, client string) func(context.Context, toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
 	return func(_ context.Context, ev toolnexus.BeforeLLMEvent) (*toolnexus.LLMOverride, error) {
 		var ov *struct {
 			Messages []any

@@ -1,20 +1,28 @@
 package main
 
 import (
-	"context"
-	"time"
-
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
-// The mcp area: load and list-only, and the MCP config and limits a toolkit build shares.
+// The mcp area: load and list-only, and the MCP config a toolkit build takes.
 
-// none is a load that returned neither a result nor an error: null, never an empty success.
-var none = map[string]any{"tools": nil, "status": nil}
+var mcpArea = registerArea(area{name: "mcp", toolkitOptions: optionOf(mcpOptions),
+	ops: map[string]opFunc{"mcp.load": op(mcpLoad), "mcp.list": op(mcpList)}})
 
-// mcpConfig is what the port's McpConfig receives: the path for {file}, the object for
+// mcpArgs are the ops' and toolkit.create's config, with the caller's timing; context is
+// mcp.load's choice of entry point.
+type mcpArgs struct {
+	timing
+	McpConfig *struct {
+		File   *string
+		Inline map[string]any
+	}
+	Context *bool
+}
+
+// config is what the port's McpConfig receives: the path for {file}, the object for
 // {inline}, an untyped nil when absent (so the port sees no config, not a typed nil).
-func (x args) mcpConfig() any {
+func (x mcpArgs) config() any {
 	if c := x.McpConfig; c != nil && c.File != nil {
 		return *c.File
 	} else if c != nil {
@@ -23,37 +31,25 @@ func (x args) mcpConfig() any {
 	return nil
 }
 
-// context is the caller's: cancelAfterMs fires a timer started now (0: cancelled before the
-// port is called, never a race), deadlineMs sets a deadline. Call the cancel when done.
-func (x args) context() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	stop := func() bool { return false }
-	if x.CancelAfterMs != nil && *x.CancelAfterMs <= 0 {
-		cancel()
-	} else if x.CancelAfterMs != nil {
-		stop = time.AfterFunc(time.Duration(*x.CancelAfterMs)*time.Millisecond, cancel).Stop
-	}
-	if x.DeadlineMs == nil {
-		return ctx, func() { stop(); cancel() }
-	}
-	dctx, dcancel := context.WithTimeout(ctx, time.Duration(*x.DeadlineMs)*time.Millisecond)
-	return dctx, func() { stop(); dcancel(); cancel() }
+func mcpOptions(_ *kit, _ string, x mcpArgs, opts *toolnexus.Options) error {
+	opts.McpConfig = x.config()
+	return nil
 }
 
-// opMcpLoad loads through LoadMcpWithContext (LoadMcp for context: false) and closes the
+// mcpLoad loads through LoadMcpWithContext (LoadMcp for context: false) and closes the
 // source before answering. No waitFor is passed, valid whether or not the port's is variadic.
-func opMcpLoad(a *adapter, x args, _ string) (any, error) {
+func mcpLoad(_ *kit, x mcpArgs, _ request) (any, error) {
 	var src *toolnexus.McpSource
 	var err error
 	if x.Context != nil && !*x.Context {
 		if x.CancelAfterMs != nil || x.DeadlineMs != nil {
 			return nil, adapterErr("unsupported", "adapter: LoadMcp takes no context, so no cancelAfterMs/deadlineMs")
 		}
-		src, err = toolnexus.LoadMcp(x.mcpConfig())
+		src, err = toolnexus.LoadMcp(x.config())
 	} else {
 		ctx, cancel := x.context()
 		defer cancel()
-		src, err = toolnexus.LoadMcpWithContext(ctx, x.mcpConfig())
+		src, err = toolnexus.LoadMcpWithContext(ctx, x.config())
 	}
 	if src != nil {
 		defer src.Close()
@@ -64,15 +60,15 @@ func opMcpLoad(a *adapter, x args, _ string) (any, error) {
 	return loaded(src.Tools, src.Status), nil
 }
 
-// opMcpList runs the list-only ListMcpTools and reports original names; a nil schema stays
+// mcpList runs the list-only ListMcpTools and reports original names; a nil schema stays
 // null, since the runner compares it with the server's.
-func opMcpList(a *adapter, x args, _ string) (any, error) {
+func mcpList(_ *kit, x mcpArgs, _ request) (any, error) {
 	if x.Context != nil {
 		return nil, adapterErr("unsupported", "adapter: mcp.list takes no context flag")
 	}
 	ctx, cancel := x.context()
 	defer cancel()
-	inv, err := toolnexus.ListMcpTools(ctx, x.mcpConfig())
+	inv, err := toolnexus.ListMcpTools(ctx, x.config())
 	if err != nil || inv == nil {
 		return none, err
 	}
@@ -86,16 +82,4 @@ func opMcpList(a *adapter, x args, _ string) (any, error) {
 	out := loaded(nil, inv.Status)
 	out["tools"] = tools
 	return out, nil
-}
-
-// loaded reports final tool names in order and every server's state, never null.
-func loaded(tools []toolnexus.Tool, status map[string]toolnexus.McpStatus) map[string]any {
-	names, states := []string{}, map[string]string{}
-	for _, t := range tools {
-		names = append(names, t.Name)
-	}
-	for k, v := range status {
-		states[k] = string(v)
-	}
-	return map[string]any{"tools": names, "status": states}
 }

@@ -8,30 +8,38 @@ import (
 
 // The memory area: the Conversation object (a stream with an id is client.run's).
 
-func opConversation(a *adapter, x args, op string) (any, error) {
-	if op == "conversation.create" {
-		e, err := a.lookupClient(x.Client)
+var memoryArea = registerArea(area{name: "memory", ops: map[string]opFunc{"conversation.create": op(conversationOp),
+	"conversation.send": op(conversationOp), "conversation.reset": op(conversationOp), "conversation.messages": op(conversationOp)}})
+
+type conversationArgs struct {
+	Handle, Client, Toolkit, Conversation, Prompt string
+}
+
+func conversationOp(k *kit, x conversationArgs, r request) (any, error) {
+	if r.Op == "conversation.create" {
+		c, err := lookup[*toolnexus.Client](k.handles, x.Client)
 		if err != nil {
 			return nil, err
 		}
-		tk := a.toolkits[x.Toolkit]
-		if tk == nil && x.Toolkit != "" {
-			return nil, adapterErr("failed", "adapter: unknown toolkit handle "+x.Toolkit)
-		}
-		if tk == nil {
+		var tk *toolnexus.Toolkit
+		if x.Toolkit != "" {
+			if tk, err = lookup[*toolnexus.Toolkit](k.handles, x.Toolkit); err != nil {
+				return nil, err
+			}
+		} else {
 			if tk, err = toolnexus.CreateToolkit(context.Background(), toolnexus.Options{Builtins: false}); err != nil {
 				return nil, err
 			}
-			a.toolkits["conversation:"+x.Handle] = tk // closed with the rest
+			keep(k.handles, "conversation:"+x.Handle, tk, func() { tk.Close() }) // closed with the rest
 		}
-		a.conversations[x.Handle] = e.client.Conversation(tk)
+		keep(k.handles, x.Handle, c.Conversation(tk), nil)
 		return nil, nil
 	}
-	cv, ok := a.conversations[x.Conversation]
-	if !ok {
-		return nil, adapterErr("failed", "adapter: unknown conversation handle "+x.Conversation)
+	cv, err := lookup[*toolnexus.Conversation](k.handles, x.Conversation)
+	if err != nil {
+		return nil, err
 	}
-	switch op {
+	switch r.Op {
 	case "conversation.send":
 		res, err := cv.Send(context.Background(), x.Prompt)
 		if err != nil {

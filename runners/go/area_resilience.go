@@ -8,10 +8,20 @@ import (
 
 const slotOnError = "resilience.onError"
 
+var resilienceArea = registerArea(area{name: "resilience", slots: []string{slotOnError}, clientOptions: optionOf(resilienceOptions)})
+
+// resilienceArgs are client.create's resilience options; retries is a pointer since 0 and
+// absent differ.
+type resilienceArgs struct {
+	Retries                *int
+	RetryBaseMs, TimeoutMs int
+	OnError                bool
+}
+
 // resilienceOptions sets the retry budget, base, deadline and classifier client.create asked
 // for. The protocol's retries 0 ("none") is -1 here: the Go API's int cannot tell 0 from
 // unset, and documents 0 as the default; what -1 does is the library's to say.
-func (h *host) resilienceOptions(client string, x args, opts *toolnexus.ClientOptions) {
+func resilienceOptions(k *kit, client string, x resilienceArgs, opts *toolnexus.ClientOptions) error {
 	if x.Retries != nil {
 		opts.Retries = *x.Retries
 		if *x.Retries == 0 {
@@ -20,6 +30,7 @@ func (h *host) resilienceOptions(client string, x args, opts *toolnexus.ClientOp
 	}
 	opts.RetryBaseMs, opts.TimeoutMs = x.RetryBaseMs, x.TimeoutMs
 	if x.OnError {
+		h := k.host
 		opts.OnError = func(info toolnexus.ErrorInfo) toolnexus.Tier {
 			args := map[string]any{"client": client, "attempt": info.Attempt, "retryable": info.Retryable}
 			if info.Status != 0 { // the port's 0 is "no status"
@@ -35,4 +46,5 @@ func (h *host) resilienceOptions(client string, x args, opts *toolnexus.ClientOp
 			return toolnexus.Tier(tier)
 		}
 	}
+	return nil
 }

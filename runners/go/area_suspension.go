@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
 
@@ -16,28 +14,48 @@ const (
 	slotSuspendTool = "suspension.tool"
 )
 
-// suspendingTool is one toolkit.create suspendingTools entry.
-type suspendingTool struct {
-	Name, Description string
-	InputSchema       map[string]any
-}
+var suspensionArea = registerArea(area{name: "suspension", slots: []string{slotWaitFor, slotSuspendTool},
+	clientOptions: optionOf(installWaitFor), toolkitOptions: optionOf(addSuspendingTools)})
+
+// waitForArgs is client.create's waitFor flag.
+type waitForArgs struct{ WaitFor bool }
 
 // installWaitFor sets the WaitFor client.create asked for: the request goes out in its JSON
 // tags (§10's keys), the answer comes back as the port's Answer.
-func (h *host) installWaitFor(client string, x args, opts *toolnexus.ClientOptions) {
+func installWaitFor(k *kit, client string, x waitForArgs, opts *toolnexus.ClientOptions) error {
 	if !x.WaitFor {
-		return
+		return nil
 	}
+	h := k.host
 	opts.WaitFor = func(req toolnexus.Request) (toolnexus.Answer, error) {
 		var ans toolnexus.Answer
 		_, err := h.call(slotWaitFor, map[string]any{"client": client, "request": req}, &ans)
 		return ans, err
 	}
+	return nil
 }
 
-// suspendingTool is a Tool literal: it relays the input and the context's answer, and
+// suspendingArgs are toolkit.create's suspending tools.
+type suspendingArgs struct {
+	SuspendingTools []suspendingTool
+}
+
+type suspendingTool struct {
+	Name, Description string
+	InputSchema       map[string]any
+}
+
+// addSuspendingTools appends them after the toolkit's own extra tools.
+func addSuspendingTools(k *kit, toolkit string, x suspendingArgs, opts *toolnexus.Options) error {
+	for _, st := range x.SuspendingTools {
+		opts.ExtraTools = append(opts.ExtraTools, suspendingToolOf(k.host, toolkit, st))
+	}
+	return nil
+}
+
+// suspendingToolOf is a Tool literal: it relays the input and the context's answer, and
 // returns a suspension when the runner answers {pending}.
-func (h *host) suspendingTool(toolkit string, st suspendingTool) toolnexus.Tool {
+func suspendingToolOf(h *host, toolkit string, st suspendingTool) toolnexus.Tool {
 	return toolnexus.Tool{Name: st.Name, Description: st.Description, InputSchema: st.InputSchema, Source: toolnexus.SourceCustom,
 		Execute: func(input map[string]any, tc *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
 			args := map[string]any{"toolkit": toolkit, "name": st.Name, "input": input}
@@ -57,16 +75,4 @@ func (h *host) suspendingTool(toolkit string, st suspendingTool) toolnexus.Tool 
 			}
 			return toolnexus.ToolResult{Output: ans.Output, IsError: ans.IsError}, nil
 		}}
-}
-
-// pendingOverride is a beforeTool answer's pending Request, as the port's type.
-func pendingOverride(raw json.RawMessage) (map[string]any, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var req toolnexus.Request
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, adapterErr("failed", "adapter: beforeTool pending: "+err.Error())
-	}
-	return map[string]any{"pending": req}, nil
 }

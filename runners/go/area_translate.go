@@ -7,8 +7,20 @@ import (
 // The translate area (§11): client.translate relays one request to the port's Translate and
 // its result back; the toolkit is declared, never run.
 
-func opClientTranslate(a *adapter, x args, _ string) (any, error) {
-	e, err := a.lookupClient(x.Client)
+var translateArea = registerArea(area{name: "translate", ops: map[string]opFunc{"client.translate": op(translate)}})
+
+// translateArgs are the request: tools and toolChoice as given, system only when sent.
+type translateArgs struct {
+	timing
+	Client, Toolkit string
+	Messages, Tools []any
+	ToolChoice      any
+	System          *string
+	MaxTokens       int
+}
+
+func translate(k *kit, x translateArgs, _ request) (any, error) {
+	c, err := lookup[*toolnexus.Client](k.handles, x.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -17,13 +29,13 @@ func opClientTranslate(a *adapter, x args, _ string) (any, error) {
 		req.System = *x.System
 	}
 	if x.Toolkit != "" {
-		if req.Toolkit, err = a.toolkit(x.Toolkit); err != nil {
+		if req.Toolkit, err = lookup[*toolnexus.Toolkit](k.handles, x.Toolkit); err != nil {
 			return nil, err
 		}
 	}
 	ctx, cancel := x.context()
 	defer cancel()
-	res, err := e.client.Translate(ctx, req)
+	res, err := c.Translate(ctx, req)
 	if err != nil {
 		return nil, err
 	}

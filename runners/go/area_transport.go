@@ -1,8 +1,31 @@
 package main
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+
+	toolnexus "github.com/muthuishere/toolnexus/golang"
+)
 
 // The transport area: the recording HTTP client (slot transport.http).
+
+const slotHTTP = "transport.http"
+
+var transportArea = registerArea(area{name: "transport", slots: []string{slotHTTP}, clientOptions: optionOf(recordingClient)})
+
+// transportArgs are client.create's HTTP client options.
+type transportArgs struct {
+	HTTPClient    string `json:"httpClient"`
+	HTTPTimeoutMs int    `json:"httpTimeoutMs"`
+}
+
+// recordingClient passes the host's whole client, its own Timeout included, when asked.
+func recordingClient(k *kit, client string, x transportArgs, opts *toolnexus.ClientOptions) error {
+	if x.HTTPClient == "recording" {
+		opts.HTTPClient = &http.Client{Transport: transport{k.host, client}, Timeout: time.Duration(x.HTTPTimeoutMs) * time.Millisecond}
+	}
+	return nil
+}
 
 // transport calls back before each request, then sends it the default way.
 type transport struct {

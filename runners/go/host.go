@@ -22,28 +22,6 @@ func newHost(out *lockedWriter) *host {
 	return &host{out: out, answers: bufio.NewReaderSize(os.NewFile(3, "callback"), 1<<20)}
 }
 
-// slots are the host functions (SPEC.md §3 slots, "<area>.<name>") this adapter installs
-// stubs for, as hello lists them.
-var slots = []string{
-	slotBodyTransform,
-	slotBeforeLLM,
-	slotHTTP,
-	slotTool,
-	slotAfterLLM,
-	slotBeforeTool,
-	slotAfterTool,
-	slotOnError,
-	slotWaitFor,
-	slotSuspendTool,
-}
-
-const (
-	slotBodyTransform = "llm.bodyTransform"
-	slotBeforeLLM     = "llm.beforeLLM"
-	slotHTTP          = "transport.http"
-	slotTool          = "contract.tool"
-)
-
 // call runs one host function in the runner and decodes the answer's value into v; it
 // reports whether the runner asked for an in-place edit. The answer returns a value, edits
 // the argument in place, or raises; this port has no suspension, so a suspend is a fault.

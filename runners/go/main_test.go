@@ -88,7 +88,7 @@ func (f *fakeRunner) Write(b []byte) (int, error) {
 }
 
 // newTestAdapter is an adapter whose host functions call back to f.
-func newTestAdapter(t *testing.T, f *fakeRunner) *adapter {
+func newTestAdapter(t *testing.T, f *fakeRunner) *kit {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -98,11 +98,11 @@ func newTestAdapter(t *testing.T, f *fakeRunner) *adapter {
 		f = &fakeRunner{}
 	}
 	f.pipe = w
-	return newAdapter(&host{out: &lockedWriter{w: f}, answers: bufio.NewReader(r)})
+	return newKit(&host{out: &lockedWriter{w: f}, answers: bufio.NewReader(r)})
 }
 
 // call sends one request through the dispatcher and round-trips the response through JSON.
-func call(t *testing.T, a *adapter, op string, args any) map[string]any {
+func call(t *testing.T, a *kit, op string, args any) map[string]any {
 	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {

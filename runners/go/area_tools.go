@@ -1,8 +1,5 @@
 package main
 
-// The contract area: toolkits, describe, execute, the schema adapters, sanitize, and the host
-// and native tools whose execute calls back contract.tool.
-
 import (
 	"bytes"
 	"context"
@@ -11,6 +8,16 @@ import (
 
 	toolnexus "github.com/muthuishere/toolnexus/golang"
 )
+
+// The tools area: toolkits, describe, execute, the schema adapters, sanitize, and the host
+// and native tools whose execute calls back contract.tool (the protocol's slot name). The
+// other areas add their toolkit.create options (mcp, skills, suspension) through the kit.
+
+const slotTool = "contract.tool"
+
+var toolsArea = registerArea(area{name: "tools", slots: []string{slotTool}, ops: map[string]opFunc{
+	"toolkit.create": op(createToolkit), "toolkit.close": op(closeToolkit), "toolkit.describe": op(describeToolkit),
+	"tool.execute": op(executeTool), "adapters": op(schemaAdapters), "sanitize": op(sanitize)}})
 
 // extraTool is a toolkit.create extra tool (SPEC.md §7): host (a literal calling back), native
 // (the port's NativeTool) or http (the port's HTTPTool, given as declared).
@@ -23,29 +30,24 @@ type extraTool struct {
 	TimeoutMs                        int
 }
 
-func (a *adapter) extraTool(toolkit string, et extraTool) (toolnexus.Tool, error) {
+func extraToolOf(h *host, toolkit string, et extraTool) (toolnexus.Tool, error) {
 	switch et.Kind {
 	case "native":
-		return a.host.native(toolkit, et)
+		return nativeTool(h, toolkit, et)
 	case "http":
 		return toolnexus.HTTPTool(toolnexus.HTTPToolOptions{Name: et.Name, Description: et.Description,
 			Method: et.Method, URL: et.URL, Headers: et.Headers, Query: et.Query, Body: et.Body,
 			InputSchema: et.InputSchema, Timeout: et.TimeoutMs, ResultMode: et.ResultMode}), nil
 	}
-	return a.host.tool(toolkit, et.Name, et.Description, et.InputSchema), nil
+	return hostTool(h, toolkit, et.Name, et.Description, et.InputSchema), nil
 }
 
-func (a *adapter) toolkit(handle string) (*toolnexus.Toolkit, error) {
-	tk, ok := a.toolkits[handle]
-	if !ok {
-		return nil, adapterErr("failed", "adapter: no toolkit "+handle)
-	}
-	return tk, nil
-}
+// toolkitRef names a toolkit the op works on.
+type toolkitRef struct{ Toolkit string }
 
-// opToolkitDescribe reports the library's tool list as its JSON tags spell it, and the status.
-func opToolkitDescribe(a *adapter, x args, _ string) (any, error) {
-	tk, err := a.toolkit(x.Toolkit)
+// describeToolkit reports the library's tool list as its JSON tags spell it, and the status.
+func describeToolkit(k *kit, x toolkitRef, _ request) (any, error) {
+	tk, err := lookup[*toolnexus.Toolkit](k.handles, x.Toolkit)
 	if err != nil {
 		return nil, err
 	}
@@ -57,10 +59,16 @@ func opToolkitDescribe(a *adapter, x args, _ string) (any, error) {
 	return map[string]any{"tools": tools, "status": loaded(nil, tk.McpStatus())["status"]}, nil
 }
 
-// opToolExecute runs Toolkit.Execute; absent or null args are a nil map, and numbers keep
+// executeArgs name the tool and keep its args raw, so absent, null and numbers survive.
+type executeArgs struct {
+	Toolkit, Name string
+	Args          json.RawMessage
+}
+
+// executeTool runs Toolkit.Execute; absent or null args are a nil map, and numbers keep
 // their text (json.Number), so what the model wrote is what the port gets.
-func opToolExecute(a *adapter, x args, _ string) (any, error) {
-	tk, err := a.toolkit(x.Toolkit)
+func executeTool(k *kit, x executeArgs, _ request) (any, error) {
+	tk, err := lookup[*toolnexus.Toolkit](k.handles, x.Toolkit)
 	if err != nil {
 		return nil, err
 	}
@@ -81,22 +89,32 @@ func opToolExecute(a *adapter, x args, _ string) (any, error) {
 	return res, nil // ToolResult's JSON tags: output, isError, metadata (omitted when nil)
 }
 
-func opAdapters(a *adapter, x args, _ string) (any, error) {
-	tk, err := a.toolkit(x.Toolkit)
+func schemaAdapters(k *kit, x toolkitRef, _ request) (any, error) {
+	tk, err := lookup[*toolnexus.Toolkit](k.handles, x.Toolkit)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]any{"openai": tk.ToOpenAI(), "anthropic": tk.ToAnthropic(), "gemini": tk.ToGemini()}, nil
 }
 
-func opSanitize(_ *adapter, x args, _ string) (any, error) {
+func sanitize(_ *kit, x struct{ Value string }, _ request) (any, error) {
 	return map[string]any{"value": toolnexus.Sanitize(x.Value)}, nil
+}
+
+// toolkitArgs are toolkit.create's own options: the builtins option as given (absent: off;
+// builtinsDefault: none at all) and the extra tools.
+type toolkitArgs struct {
+	timing
+	Handle          string
+	Builtins        json.RawMessage
+	BuiltinsDefault bool
+	ExtraTools      []extraTool
 }
 
 // builtins is the port's Builtins option: the JSON as decoded (a bool, or a map[string]any
 // whose tools map is a map[string]any, the form the Go port reads), false when absent, and
 // nil (the library's default) for builtinsDefault.
-func (x args) builtins() any {
+func (x toolkitArgs) builtins() any {
 	switch {
 	case x.BuiltinsDefault:
 		return nil
@@ -110,20 +128,20 @@ func (x args) builtins() any {
 	return v
 }
 
-// opToolkitCreate builds a toolkit with skills and builtins as asked (both off by default),
-// through the context-aware CreateToolkit; host tools call back (host.go).
-func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
-	opts := toolnexus.Options{McpConfig: x.mcpConfig(), Builtins: x.builtins(),
-		SkillsDir: x.SkillsDir, SkillSampleLimit: x.SkillSampleLimit, SkillsFilter: x.SkillsFilter}
+// createToolkit builds a toolkit with skills and builtins as asked (both off by default),
+// through the context-aware CreateToolkit; its own extra tools come first, then what the
+// other areas add. Host tools call back (host.go).
+func createToolkit(k *kit, x toolkitArgs, r request) (any, error) {
+	opts := toolnexus.Options{Builtins: x.builtins()}
 	for _, et := range x.ExtraTools {
-		t, err := a.extraTool(x.Handle, et)
+		t, err := extraToolOf(k.host, x.Handle, et)
 		if err != nil {
 			return nil, err
 		}
 		opts.ExtraTools = append(opts.ExtraTools, t)
 	}
-	for _, st := range x.SuspendingTools {
-		opts.ExtraTools = append(opts.ExtraTools, a.host.suspendingTool(x.Handle, st))
+	if err := toolkitOptions(k, x.Handle, r.Args, &opts); err != nil {
+		return nil, err
 	}
 	ctx, cancel := x.context()
 	defer cancel()
@@ -131,20 +149,17 @@ func opToolkitCreate(a *adapter, x args, _ string) (any, error) {
 	if err != nil || tk == nil { // no handle is kept
 		return none, err
 	}
-	a.toolkits[x.Handle] = tk
+	keep(k.handles, x.Handle, tk, func() { tk.Close() })
 	return loaded(tk.Tools(), tk.McpStatus()), nil
 }
 
-func opToolkitClose(a *adapter, x args, _ string) (any, error) {
-	if tk, ok := a.toolkits[x.Toolkit]; ok {
-		tk.Close()
-		delete(a.toolkits, x.Toolkit)
-	}
+func closeToolkit(k *kit, x toolkitRef, _ request) (any, error) {
+	release[*toolnexus.Toolkit](k.handles, x.Toolkit)
 	return nil, nil
 }
 
-// tool is a host tool whose execute calls back.
-func (h *host) tool(toolkit, name, description string, schema map[string]any) toolnexus.Tool {
+// hostTool is a host tool whose execute calls back.
+func hostTool(h *host, toolkit, name, description string, schema map[string]any) toolnexus.Tool {
 	return toolnexus.Tool{Name: name, Description: description, InputSchema: schema, Source: toolnexus.SourceCustom,
 		Execute: func(input map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
 			var out string
@@ -153,10 +168,10 @@ func (h *host) tool(toolkit, name, description string, schema map[string]any) to
 		}}
 }
 
-// native builds a native tool whose function calls back: the answer is what it returns, an
+// nativeTool builds a native tool whose function calls back: the answer is what it returns, an
 // answer with ok false is the error it returns. NativeTool returns strings only, so a whole
 // ToolResult is a Tool literal with the native source, and an object cannot be expressed.
-func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
+func nativeTool(h *host, toolkit string, et extraTool) (toolnexus.Tool, error) {
 	call := func(input map[string]any, v any) error {
 		_, err := h.call(slotTool, map[string]any{"toolkit": toolkit, "name": et.Name, "input": input}, v)
 		return err
@@ -172,7 +187,7 @@ func (h *host) native(toolkit string, et extraTool) (toolnexus.Tool, error) {
 	case "result":
 		// Only through the port's own helper: an adapter never builds a Tool to stand in for
 		// one the port lacks (native_result*.go, chosen by prepare).
-		return nativeResult(et, call)
+		return nativeResult(et.Name, et.Description, et.InputSchema, call)
 	}
 	return toolnexus.Tool{}, adapterErr("unsupported", "adapter: the Go port's NativeTool returns a string; a function returning "+et.Returns+" cannot be declared")
 }
