@@ -244,3 +244,75 @@ Feature: Contract C10 - the loop's hooks
       | openai    | run    |
       | anthropic | run    |
       | openai    | stream |
+
+  @id:c10-replace-output-edge-values @required @src:spec-c10-after-tool @src:spec-c4-feedback
+  @C10.5 @C9.4 @C9.5
+  Scenario Outline: an afterTool replacement holding <value> is what the run records and what goes back to the model, byte for byte (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the afterTool hook replaces the output of "echo" with "⟨edge:<value>⟩"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig"} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run's tool call 1 includes {"name": "echo", "output": ⟨edge-json:<value>⟩}
+    And LLM request 2 carries the run's tool call 1 output exactly
+
+    Examples:
+      | style     | mode   | value           |
+      | openai    | run    | escape-all      |
+      | openai    | stream | whitespace      |
+      | openai    | run    | line-separators |
+      | anthropic | run    | blank-lines     |
+      | anthropic | stream | crlf            |
+      | anthropic | run    | controls        |
+
+  @id:c10-rewrite-args-edge @required @src:spec-c10-before-tool
+  @C10.4 @C10.7
+  Scenario Outline: beforeTool rewriting the arguments to <what> makes the call with them, and the run records them (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And the beforeTool hook rewrites the arguments of "echo" to <args>
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the arguments {"x": "orig", "extra": true} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "echo" ran once, with the arguments <args>
+    And the run's tool call 1 includes {"name": "echo", "args": <args>}
+
+    Examples:
+      | what                          | style     | mode   | args                                                                                              |
+      | escapes, whitespace and order | openai    | stream | {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "k": ⟨edge:keys-out-of-order⟩}         |
+      | escapes, whitespace and order | anthropic | stream | {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "names": ⟨edge:names-out-of-order⟩}   |
+      | an empty object               | openai    | run    | {}                                                                                                |
+      | an empty object               | anthropic | stream | {}                                                                                                |
+
+  @id:c10-after-llm-provider-total @required @src:spec-c10-after-llm
+  @C10.2
+  Scenario: afterLLM sees the provider's total_tokens as sent, not the sum of its parts (openai run)
+    Given an openai client
+    And every hook records what it sees
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting the usage {"prompt": 3, "completion": 4, "total": 9}, then answers "done" reporting the usage {"prompt": 5, "completion": 6, "total": 12}
+    When the client runs "go" in run mode
+    Then the call succeeds
+    And the afterLLM hook saw, on turn 0, the usage {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 9}
+    And the afterLLM hook saw, on turn 1, the usage {"prompt_tokens": 5, "completion_tokens": 6, "total_tokens": 12}
+
+  @id:c10-before-tool-event-edge @required @src:spec-c10-before-tool
+  @C10.6 @C10.7
+  Scenario Outline: beforeTool sees the model's arguments parsed, every escape, whitespace and key kept (<style> <mode>)
+    Given an <style> client
+    And every hook records what it sees
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls, at once, the tool "echo" with {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "k": ⟨edge:keys-out-of-order⟩}, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the beforeTool hook saw {"name": "echo", "args": {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "k": ⟨edge:keys-out-of-order⟩}, "id": "<id>", "turn": 0}
+
+    Examples:
+      | style     | mode   | id      |
+      | openai    | run    | call_1  |
+      | anthropic | run    | toolu_1 |
+      | openai    | stream | call_1  |
+      | anthropic | stream | toolu_1 |

@@ -535,3 +535,142 @@ Feature: Contract C9 - the unified client loop
       | mode   |
       | run    |
       | stream |
+
+  @id:c9-max-turns-with-text-status-stream @required @src:spec-c9-limit-stop
+  @C9.9 @C11.9
+  Scenario Outline: a stream whose turn cap is reached while the model still talks is incomplete, limit maxTurns, never a silent done (<style>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn, saying "working"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And the run result has {"turns": 2, "status": "incomplete", "limit": "maxTurns"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-max-turns-with-text-stream @recommended @src:rec-c9-limit-text
+  @C9.9
+  Scenario Outline: a stream whose turn cap is reached while the model still talks keeps its last text (<style>)
+    Given an <style> client
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn, saying "working"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the run result has {"turns": 2, "text": "working"}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c9-model-verbatim-cased @required @src:spec-c9-model
+  @C9.10
+  Scenario Outline: a model id in mixed case with a slash, a dot, a colon and an @ reaches every <style> <mode> request unchanged
+    Given an <style> client
+    And the client's model is "Org/Model-V2.5:Beta@2024-01"
+    And the client's max turns is 2
+    And a toolkit with the host tool "ping"
+    And the fake LLM calls the tool "ping" on every turn
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 2 LLM requests
+    And every LLM request body has "model" equal to "Org/Model-V2.5:Beta@2024-01"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-unknown-tool-as-called @recommended @src:rec-c1-unknown
+  @C9.13
+  Scenario Outline: a call to "<called>", which the toolkit lacks, is fed back as unknown by the name the model wrote, and the loop goes on (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "<called>" and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "ping" never ran
+    And LLM request 2 carries the tool output "Unknown tool: <called>"
+    And the run result has {"text": "done", "turns": 2}
+
+    Examples:
+      | style     | mode   | called |
+      | openai    | stream | ghost  |
+      | anthropic | stream | ghost  |
+      | openai    | run    | PING   |
+      | anthropic | stream | Ping   |
+
+  @id:c9-raw-arguments-stream @recommended @src:rec-c9-raw-arguments
+  @C9.14
+  Scenario Outline: openai arguments sent as <what> reach the tool as <args>, and the run goes on (<mode>)
+    Given an openai client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the raw openai arguments <raw>, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "echo" ran once, with the arguments <args>
+    And the run result has {"text": "done"}
+
+    Examples:
+      | what                                      | raw                             | args               | mode   |
+      | text that is not JSON                     | "not json"                      | {}                 | stream |
+      | an empty string                           | ""                              | {}                 | stream |
+      | JSON with spaces, tabs and CRLF around it | " \t{\"a\": 1, \"b\": \"é\"}\r\\n" | {"a": 1, "b": "é"} | run    |
+      | JSON with spaces, tabs and CRLF around it | " \t{\"a\": 1, \"b\": \"é\"}\r\\n" | {"a": 1, "b": "é"} | stream |
+
+  @id:c9-call-order-ids-unsorted-anthropic @recommended @src:rec-c9-call-order
+  @C9.6
+  Scenario Outline: anthropic calls whose ids do not sort in call order are fed back in call order (<mode>, ids <first> then <second>)
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" several times at once, under the ids "<first>", "<second>", and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the last message of LLM request 2 is a user message of the tool_result blocks <first> "ping-output", <second> "ping-output"
+
+    Examples:
+      | first   | second   | mode   |
+      | toolu_b | toolu_a  | run    |
+      | toolu_9 | toolu_10 | run    |
+      | toolu_b | toolu_a  | stream |
+
+  @id:c9-big-integer-arguments @recommended @src:rec-c4-bigint
+  @C9.12 @C9.14
+  Scenario Outline: an integer beyond 2^53 in the model's arguments reaches the tool with its digits as written (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls the tool "echo" with the exact arguments {"big": ⟨edge:beyond-2^53⟩, "s": "⟨edge:beyond-2^53⟩"}, and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the tool "echo" ran once, with the arguments {"big": ⟨edge:beyond-2^53⟩, "s": "⟨edge:beyond-2^53⟩"}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c9-usage-past-int32 @required @src:spec-c9-usage
+  @C9.11
+  Scenario Outline: usage summed past 2^31 - 1, one token over a 32-bit integer's limit, is the sum (<style> <mode>)
+    Given an <style> client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" reporting 2147483647 prompt and 1 completion tokens, then answers "done" reporting 1 prompt and 2147483647 completion tokens
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run result has {"usage": {"promptTokens": 2147483648, "completionTokens": 2147483648, "totalTokens": 4294967296}}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |

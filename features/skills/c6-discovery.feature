@@ -93,3 +93,23 @@ Feature: Contract C6 - how skills are discovered
       ## Available Skills
       - **crlf**: saved on Windows
       """
+
+  @id:c6-first-root-wins-given-order @required @src:spec-c6-first-wins
+  @C6.10
+  Scenario: of two roots holding one name, the first as given wins, though its path sorts after the other's
+    Given the skills trees "dup-b" and "dup-a"
+    When the tool "skill" is executed with {"name": "same"}
+    Then the execute result is not an error
+    And the execute output contains "from b"
+
+  @id:c6-first-root-listed-given-order @required @src:spec-c6-first-wins @src:spec-c6-inventory
+  @C6.10
+  Scenario: of two roots given in the reverse of their sorted order, the inventory keeps the first as given
+    Given the skills trees "dup-b" and "dup-a"
+    When the skills of the tree are listed
+    Then the listed skills are, with each skills root written <SKILLS>:
+      | name | location                |
+      | same | <SKILLS>/same/SKILL.md  |
+    And the listed skips are, with each skills root written <SKILLS>:
+      | location                      | reason         |
+      | <SKILLS:dup-a>/same/SKILL.md  | duplicate-name |

@@ -95,3 +95,26 @@ Feature: Contract C6 - how a SKILL.md's frontmatter is read
     When the tool "skill" is executed with {"name": "123"}
     Then the execute result is not an error
     And the execute output contains "# Skill: 123"
+
+  @id:c6-blank-name-skipped @required @src:spec-c6-coerce @src:spec-c6-name-required
+  @C6.5 @C6.4
+  Scenario: a name of only whitespace (spaces; a tab, a CR and a newline) is trimmed to "" and so missing, and the rest of the root loads
+    Given the skills tree "blank-name"
+    When the skills of the tree are listed
+    Then the listed skills are, with each skills root written <SKILLS>:
+      | name  | location                 |
+      | plain | <SKILLS>/plain/SKILL.md  |
+    And the listed skips are, with each skills root written <SKILLS>:
+      | location                   | reason       |
+      | <SKILLS>/spaces/SKILL.md   | missing-name |
+      | <SKILLS>/tabbed/SKILL.md   | missing-name |
+
+  @id:c6-description-whitespace-trimmed @required @src:spec-c6-yaml @src:spec-c6-coerce
+  @C6.4
+  Scenario: a description padded with a tab, a CR and a newline, and a keep-chomped block ending in blank lines, are trimmed
+    Given the skills tree "rendered"
+    When the skills of the tree are listed
+    Then the listed skills include, with each skills root written <SKILLS>:
+      | name  | description |
+      | Alpha | spaced      |
+      | mid   | keep        |

@@ -131,3 +131,32 @@ Feature: Contract C6 - skillsPrompt, the system prompt's catalog
       ## Available Skills
       - **a**: A does
       """
+
+  @id:c6-prompt-description-as-written @required @src:spec-c6-prompt
+  @C6.19
+  Scenario: a description with a quote, a backslash, markup, a non-BMP character and U+2028 is written into the catalog as it is, unescaped
+    Given the skills tree "rendered"
+    And the skills filter is {"zed": true}
+    Then the skills prompt is exactly:
+      """
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **zed**: say "hi" C:\dir <b>a & b</b> 🚀 a⟨U+2028⟩b
+      """
+
+  @id:c6-prompt-sorted-by-name-not-path @required @src:spec-c6-prompt
+  @C6.19
+  Scenario: the catalog is sorted by the skills' names, not by their directories (z-dir holds Alpha, m-dir holds mid)
+    Given the skills tree "rendered"
+    And the skills filter is {"Alpha": true, "mid": true}
+    Then the skills prompt is exactly:
+      """
+      Skills provide specialized instructions and workflows for specific tasks.
+      Use the skill tool to load a skill when a task matches its description.
+
+      ## Available Skills
+      - **Alpha**: spaced
+      - **mid**: keep
+      """

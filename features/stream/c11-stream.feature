@@ -211,3 +211,20 @@ Feature: Contract C11 - the stream's events
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c11-events-edge-values @required @src:spec-c11-events @src:spec-c10-after-tool
+  @C11.1 @C11.3
+  Scenario Outline: tool_call carries the model's arguments parsed, escapes, whitespace and keys kept, and tool_result the output an afterTool hook put in its place (<style>)
+    Given an <style> client
+    And every hook records what it sees
+    And the afterTool hook replaces the output of "echo" with "⟨edge:escape-all⟩"
+    And a toolkit with the host tool "echo"
+    And the fake LLM first calls, at once, the tool "echo" with {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "k": ⟨edge:keys-out-of-order⟩}, and then answers "done"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream's events include, in this order, [{"type": "tool_call", "id": "<id>", "name": "echo", "args": {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "k": ⟨edge:keys-out-of-order⟩}}, {"type": "tool_result", "id": "<id>", "name": "echo", "output": ⟨edge-json:escape-all⟩, "isError": false}]
+
+    Examples:
+      | style     | id      |
+      | openai    | call_1  |
+      | anthropic | toolu_1 |

@@ -90,7 +90,14 @@ func (w *World) rewrite(tool, raw string) error {
 	return nil
 }
 
-func (w *World) replace(tool, text string) error { w.hk().replace[tool] = text; return nil }
+func (w *World) replace(tool, text string) error {
+	text, err := common.CodePoints(text) // ⟨edge:…⟩ values a quoted argument cannot carry
+	if err != nil {
+		return err
+	}
+	w.hk().replace[tool] = text
+	return nil
+}
 
 // event is one thing the loop did, on the runner's clock: a host function's call or a
 // request the fake LLM received.

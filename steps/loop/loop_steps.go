@@ -38,6 +38,25 @@ func registerLoopSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" several times at once, under the ids (.+), and then answers "([^"]*)"$`, (*World).callsUnderIDs)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" reporting the usage (\{.*\}), then answers "([^"]*)" reporting the usage (\{.*\})$`, (*World).scriptWithTotals)
 	sc.Step(`^the fake LLM answers with one anthropic message of the text blocks (.+)$`, (*World).anthropicTextBlocks)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with the exact arguments (\{.*\}), and then answers "([^"]*)"$`, (*World).exactArguments)
+}
+
+// exactArguments scripts one call whose arguments keep every number's digits as written
+// (json.Number: an integer beyond 2^53 is not rounded on its way to the fake's wire), on
+// either style; ⟨…⟩ notation is expanded first.
+func (w *World) exactArguments(tool, raw, text string) error {
+	expanded, err := common.CodePoints(raw)
+	if err != nil {
+		return err
+	}
+	var args map[string]any
+	dec := json.NewDecoder(strings.NewReader(expanded))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return fmt.Errorf("harness: the arguments %s are not a JSON object: %w", raw, err)
+	}
+	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: args}}}, llmfake.Reply{Text: text})
+	return nil
 }
 
 // systemPromptJSON sets the caller's system prompt to a JSON string's value (whitespace and
@@ -187,8 +206,13 @@ func (w *World) callsAtOnce(list, text string) error {
 	return nil
 }
 
-// rawArguments scripts a call whose openai arguments are the given JSON value exactly.
+// rawArguments scripts a call whose openai arguments are the given JSON value exactly
+// (its ⟨…⟩ notation first expanded, so an edge value's digits reach the wire as written).
 func (w *World) rawArguments(tool, raw, text string) error {
+	raw, err := common.CodePoints(raw)
+	if err != nil {
+		return err
+	}
 	if !json.Valid([]byte(raw)) {
 		return fmt.Errorf("harness: %s is not a JSON value", raw)
 	}
