@@ -55,7 +55,7 @@ func (w *World) exactArguments(tool, raw, text string) error {
 	if err := dec.Decode(&args); err != nil {
 		return fmt.Errorf("harness: the arguments %s are not a JSON object: %w", raw, err)
 	}
-	w.llm().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: args}}}, llmfake.Reply{Text: text})
+	w.client().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool, Args: args}}}, llmfake.Reply{Text: text})
 	return nil
 }
 
