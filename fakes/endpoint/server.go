@@ -10,25 +10,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
-
-// maxBody bounds how much of a request body is read and recorded.
-const maxBody = 16 << 20
 
 // Server is the HTTP endpoint fake.
 type Server struct {
-	http *loopback.Server
-
-	mu     sync.Mutex
-	routes map[string]*Route
-	last   int
+	http   *httpfake.Server
+	routes httpfake.Routes[*Route]
 }
 
 // Start starts an endpoint fake on a free 127.0.0.1 port.
 func Start() (*Server, error) {
-	s := &Server{routes: map[string]*Route{}}
-	hs, err := loopback.Start(http.HandlerFunc(s.serve))
+	s := &Server{}
+	hs, err := httpfake.Start(http.HandlerFunc(s.serve))
 	if err != nil {
 		return nil, err
 	}
@@ -50,24 +44,21 @@ func (s *Server) Close() { s.http.Close() }
 
 // NewRoute reserves the next route prefix ("/s/1", "/s/2", ...).
 func (s *Server) NewRoute() *Route {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.last++
-	r := &Route{prefix: "/s/" + strconv.Itoa(s.last), base: s.URL(), slow: DefaultSlowDelay, script: map[string][]Answer{}}
-	s.routes[r.prefix] = r
-	return r
+	return s.routes.Add(func(prefix string) *Route {
+		return &Route{prefix: prefix, base: s.URL(), slow: DefaultSlowDelay, script: map[string][]Answer{}}
+	})
 }
 
 // Route is one scenario's slice of the server: its prefix, script and request log.
 type Route struct {
 	prefix string
 	base   string
+	log    httpfake.Log
 
 	mu     sync.Mutex
 	script map[string][]Answer
 	keys   []string // script keys in the order first scripted
 	slow   time.Duration
-	reqs   []Request
 }
 
 // Prefix is the route's path prefix, e.g. "/s/7".
@@ -104,28 +95,31 @@ func (r *Route) SetSlowDelay(d time.Duration) {
 // Requests returns copies of the requests recorded so far, in arrival order. It never
 // waits: a snapshot of what arrived.
 func (r *Route) Requests() []Request {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Request, len(r.reqs))
-	for i, q := range r.reqs {
-		q.Header = q.Header.Clone()
-		q.Body = slices.Clone(q.Body)
-		out[i] = q
+	arrivals := r.log.All()
+	out := make([]Request, len(arrivals))
+	for i, a := range arrivals {
+		out[i] = Request{
+			Method:      a.Method,
+			RequestURI:  a.RequestURI,
+			RawPath:     r.tail(a),
+			RawQuery:    a.RawQuery,
+			Header:      a.Header,
+			Host:        a.Host,
+			Body:        a.Body,
+			At:          a.At,
+			GaveUpAfter: a.GaveUpAfter,
+		}
 	}
 	return out
 }
 
-func (r *Route) record(q Request) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, q)
-	return len(r.reqs) - 1
-}
-
-func (r *Route) gaveUp(i int, d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs[i].GaveUpAfter = d
+// tail is the path after the prefix as sent, still percent-encoded; for a prefix sent
+// encoded ("/s/%31"), the decoded path's tail, encoded again.
+func (r *Route) tail(a httpfake.Arrival) string {
+	if t, ok := strings.CutPrefix(a.RawPath, r.prefix); ok {
+		return t
+	}
+	return (&url.URL{Path: strings.TrimPrefix(a.Path, r.prefix)}).EscapedPath()
 }
 
 // answer picks the answer to a path (raw and decoded forms of the tail).
@@ -166,64 +160,25 @@ func (r *Route) answer(raw, decoded string) Answer {
 	return Answer{Body: DefaultBody}
 }
 
-// route finds the route of a decoded path, or nil.
-func (s *Server) route(path string) *Route {
-	rest, ok := strings.CutPrefix(path, "/s/")
-	if !ok {
-		return nil
-	}
-	n, _, _ := strings.Cut(rest, "/")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.routes["/s/"+n]
-}
-
 func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
-	rt := s.route(req.URL.Path)
-	if rt == nil {
+	rt, ok := s.routes.Find(req.URL.Path)
+	if !ok {
 		// Not recorded: nothing was addressed to a scenario.
 		http.Error(w, "no route for "+req.URL.Path, http.StatusNotFound)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, maxBody))
-	if err != nil {
-		return // the client went away mid-body; there is nobody to answer
-	}
-	rawPath, rawQuery := req.URL.EscapedPath(), req.URL.RawQuery
-	if strings.HasPrefix(req.RequestURI, "/") {
-		// The request target as sent: EscapedPath may re-encode a path it finds
-		// non-canonical.
-		rawPath, rawQuery, _ = strings.Cut(req.RequestURI, "?")
-	}
-	tail, ok := strings.CutPrefix(rawPath, rt.prefix)
+	arrival, index, ok := rt.log.Record(req)
 	if !ok {
-		tail = strings.TrimPrefix(req.URL.EscapedPath(), rt.prefix)
+		return
 	}
-	arrived := time.Now()
-	index := rt.record(Request{
-		Method:     req.Method,
-		RequestURI: req.RequestURI,
-		RawPath:    tail,
-		RawQuery:   rawQuery,
-		Header:     req.Header.Clone(),
-		Host:       req.Host,
-		Body:       body,
-		At:         arrived,
-	})
+	tail := rt.tail(arrival)
 	decoded, err := url.PathUnescape(tail)
 	if err != nil {
 		decoded = tail
 	}
 	a := rt.answer(tail, decoded)
-	if d := min(a.Delay, MaxDelay); d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-req.Context().Done():
-			t.Stop()
-			rt.gaveUp(index, time.Since(arrived))
-			return
-		}
+	if !rt.log.Hold(req.Context(), index, min(a.Delay, MaxDelay)) {
+		return // the client gave up: it never gets the answer
 	}
 	for k, vs := range a.Header {
 		w.Header()[http.CanonicalHeaderKey(k)] = slices.Clone(vs)

@@ -33,7 +33,7 @@ type Request struct {
 	// Header holds the request headers (Host is in Host, as net/http keeps it).
 	Header http.Header
 	Host   string
-	// Body is the body exactly as received.
+	// Body is the body exactly as received (at most its first 16 MiB).
 	Body []byte
 	// At is when the request arrived.
 	At time.Time

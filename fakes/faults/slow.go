@@ -5,20 +5,20 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 // Slow answers every HTTP request with 503 Service Unavailable, but only
 // after a delay: long enough that a client's deadline must fire first.
 type Slow struct {
-	srv      *loopback.Server
+	srv      *httpfake.Server
 	requests atomic.Int64
 }
 
 // StartSlow starts a Slow with the given delay on a free 127.0.0.1 port.
 func StartSlow(delay time.Duration) (*Slow, error) {
 	s := &Slow{}
-	srv, err := loopback.Start(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, err := httpfake.Start(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
 		t := time.NewTimer(delay)
 		defer t.Stop()

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 // SSEFallback refuses streamable HTTP (POST gets 405 Method Not Allowed, the
@@ -12,7 +12,7 @@ import (
 // SSE stream: a GET gets 200 text/event-stream with its headers flushed, and
 // never an endpoint event. Only the client's own timeout can end its wait.
 type SSEFallback struct {
-	srv   *loopback.Server
+	srv   *httpfake.Server
 	posts atomic.Int64
 	gets  atomic.Int64
 }
@@ -20,7 +20,7 @@ type SSEFallback struct {
 // StartSSEFallbackHang starts an SSEFallback on a free 127.0.0.1 port.
 func StartSSEFallbackHang() (*SSEFallback, error) {
 	f := &SSEFallback{}
-	srv, err := loopback.Start(http.HandlerFunc(f.serve))
+	srv, err := httpfake.Start(http.HandlerFunc(f.serve))
 	if err != nil {
 		return nil, err
 	}
@@ -40,12 +40,9 @@ func (f *SSEFallback) serve(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") == "" && r.Header.Get("Mcp-Session-Id") == "" {
 			f.gets.Add(1)
 		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		// Flushed headers are what make the client believe the stream is
-		// open, so it waits for the endpoint event instead of failing fast.
-		_ = http.NewResponseController(w).Flush()
+		// Flushed headers make the client believe the stream is open, so it waits for the
+		// endpoint event instead of failing fast.
+		httpfake.StartSSE(w)
 		<-r.Context().Done() // the client went away, or Close
 	default:
 		w.Header().Set("Allow", "GET, POST")

@@ -3,6 +3,8 @@ package llm
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 func anthropicStop(a answer) string {
@@ -52,9 +54,9 @@ func anthropicMessage(a answer) map[string]any {
 // tool input as partial JSON in pieces) / _stop, message_delta with the stop
 // reason and output tokens, message_stop.
 func streamAnthropic(w http.ResponseWriter, a answer) {
-	s := startSSE(w)
-	s.noSpace = a.noSpace
-	s.event("message_start", map[string]any{
+	s := httpfake.StartSSE(w)
+	s.NoSpace = a.noSpace
+	s.Event("message_start", map[string]any{
 		"type": "message_start",
 		"message": map[string]any{
 			"id":            anthropicID(a),
@@ -69,15 +71,15 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 	})
 	index := 0
 	block := func(start map[string]any, deltaType, field string, parts []string) {
-		s.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start})
+		s.Event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start})
 		for _, p := range parts {
-			s.event("content_block_delta", map[string]any{
+			s.Event("content_block_delta", map[string]any{
 				"type":  "content_block_delta",
 				"index": index,
 				"delta": map[string]any{"type": deltaType, field: p},
 			})
 		}
-		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+		s.Event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
 		index++
 	}
 	if a.text != "" {
@@ -93,12 +95,12 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 	if a.deltaInput {
 		usage["input_tokens"] = a.usage.Prompt
 	}
-	s.event("message_delta", map[string]any{
+	s.Event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": anthropicStop(a), "stop_sequence": nil},
 		"usage": usage,
 	})
-	s.event("message_stop", map[string]any{"type": "message_stop"})
+	s.Event("message_stop", map[string]any{"type": "message_stop"})
 }
 
 // textPieces are the streamed text deltas: the scripted ones, else pieces of the text.

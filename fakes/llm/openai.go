@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 // Token counts an answer reports unless its Reply sets Usage; clients only need them present.
@@ -76,8 +78,8 @@ func openAIID(a answer) string { return "chatcmpl-" + strconv.Itoa(a.n) }
 // its id and name and then its arguments in pieces, a finish_reason chunk, a
 // usage chunk with no choices (always sent, as with include_usage), [DONE].
 func streamOpenAI(w http.ResponseWriter, a answer) {
-	s := startSSE(w)
-	s.noSpace = a.noSpace
+	s := httpfake.StartSSE(w)
+	s.NoSpace = a.noSpace
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{
 			"id":      openAIID(a),
@@ -88,7 +90,7 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 		}
 	}
 	delta := func(d map[string]any) {
-		s.event("", chunk([]any{map[string]any{"index": 0, "delta": d, "finish_reason": nil}}))
+		s.Event("", chunk([]any{map[string]any{"index": 0, "delta": d, "finish_reason": nil}}))
 	}
 
 	first := map[string]any{"role": "assistant", "content": ""}
@@ -146,11 +148,11 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	if a.usageTwice {
 		finish["usage"] = openAIUsage(a)
 	}
-	s.event("", finish)
+	s.Event("", finish)
 	usage := chunk([]any{})
 	usage["usage"] = openAIUsage(a)
-	s.event("", usage)
-	s.raw("", []byte("[DONE]"))
+	s.Event("", usage)
+	s.Data("", []byte("[DONE]"))
 }
 
 // streamedArguments is the text a stream sends in pieces: a scripted raw value that is a JSON

@@ -3,11 +3,12 @@ package llm
 import (
 	"encoding/json"
 	"maps"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 // Route is one scenario's slice of the server: its own prefix, script and
@@ -15,13 +16,13 @@ import (
 type Route struct {
 	prefix string
 	base   string
+	log    httpfake.Log
 
 	mu      sync.Mutex
 	script  []Reply
 	always  *Reply // served once the script is empty (nil: the text "ok")
-	reqs    []Request
-	answers int // answers built so far; numbers the response ids
-	callIDs int // tool call ids generated so far
+	answers int    // answers built so far; numbers the response ids
+	callIDs int    // tool call ids generated so far
 }
 
 // Prefix is the route's path prefix, e.g. "/s/7".
@@ -49,28 +50,31 @@ func (r *Route) Always(reply Reply) {
 
 // Requests returns copies of the recorded requests, in arrival order.
 func (r *Route) Requests() []Request {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Request, len(r.reqs))
-	for i, q := range r.reqs {
-		out[i] = q.clone()
+	arrivals := r.log.All()
+	out := make([]Request, len(arrivals))
+	for i, a := range arrivals {
+		out[i] = r.request(a)
 	}
 	return out
 }
 
-// record keeps a request and returns its index.
-func (r *Route) record(q Request) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, q.clone())
-	return len(r.reqs) - 1
-}
-
-// gaveUp notes that the client closed request i after d without its answer.
-func (r *Route) gaveUp(i int, d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs[i].GaveUpAfter = d
+// request is what the LLM fake makes of a recorded arrival: the body decoded (a fresh tree
+// per call, so callers can neither see later changes nor make any), the style from the path.
+func (r *Route) request(a httpfake.Arrival) Request {
+	q := Request{
+		Method:      a.Method,
+		Path:        a.Path,
+		Header:      a.Header,
+		Raw:         a.Body,
+		Style:       styleOf(strings.TrimPrefix(a.Path, r.prefix)),
+		At:          a.At,
+		GaveUpAfter: a.GaveUpAfter,
+	}
+	if json.Unmarshal(a.Body, &q.Body) != nil {
+		q.Body = nil // a partial decode must not pass for the real body
+	}
+	q.Stream = q.Body["stream"] == true
+	return q
 }
 
 // next pops the next scripted reply.
@@ -86,23 +90,6 @@ func (r *Route) next() Reply {
 	reply := r.script[0]
 	r.script = r.script[1:]
 	return reply
-}
-
-// clone deep-copies a request so callers can neither see later changes nor
-// make any. Body is decoded again from Raw: the cheapest deep copy of an
-// arbitrary JSON tree.
-func (q Request) clone() Request {
-	c := q
-	c.Header = q.Header.Clone()
-	if c.Header == nil {
-		c.Header = http.Header{}
-	}
-	c.Raw = append([]byte(nil), q.Raw...)
-	c.Body = nil
-	if q.Body != nil {
-		_ = json.Unmarshal(c.Raw, &c.Body)
-	}
-	return c
 }
 
 // answer is a reply made concrete for one request: ids assigned, arguments

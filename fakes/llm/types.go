@@ -103,7 +103,7 @@ type Request struct {
 	Path string
 	// Header holds the request headers.
 	Header http.Header
-	// Raw is the body exactly as received.
+	// Raw is the body exactly as received (at most its first 16 MiB).
 	Raw []byte
 	// Body is Raw decoded by json.Unmarshal into a map; nil if it did not
 	// decode to a JSON object.

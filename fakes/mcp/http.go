@@ -1,31 +1,26 @@
 package mcpfake
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/muthuishere/toolnexus-conformance/fakes/internal/loopback"
+	"github.com/muthuishere/toolnexus-conformance/fakes/internal/httpfake"
 )
 
 // HTTPServer is a fake MCP server over HTTP (streamable or SSE).
 type HTTPServer struct {
-	srv    *loopback.Server
+	srv    *httpfake.Server
 	url    string
+	log    httpfake.Log
 	stalls atomic.Int64
 	lists  atomic.Int64
-
-	mu   sync.Mutex
-	reqs []HTTPRequest
-	sse  bool // served over the SSE transport only (StartSSEWith)
+	sse    bool // served over the SSE transport only (StartSSEWith)
 }
 
 // URL is what a client config's "url" should be.
@@ -157,25 +152,9 @@ func (opts HTTPOptions) server() (*mcp.Server, error) {
 // front records every request, then answers 401 if opts say so, else passes it on.
 func (h *HTTPServer) front(opts HTTPOptions, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := HTTPRequest{
-			Method:   r.Method,
-			Path:     r.URL.EscapedPath(),
-			RawQuery: r.URL.RawQuery,
-			Header:   r.Header.Clone(),
-			At:       time.Now(),
+		if _, _, ok := h.log.Record(r); !ok {
+			return
 		}
-		if r.Method == http.MethodPost {
-			body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
-			if err != nil {
-				http.Error(w, "reading body: "+err.Error(), http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			rec.RPCMethods = rpcMethods(body)
-		}
-		h.mu.Lock()
-		h.reqs = append(h.reqs, rec)
-		h.mu.Unlock()
 		if opts.Unauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="fake-mcp"`)
 			w.Header().Set("Content-Type", "application/json")
@@ -204,13 +183,13 @@ type HTTPRequest struct {
 // Requests returns copies of every request received so far (GET, POST and DELETE alike),
 // in arrival order.
 func (h *HTTPServer) Requests() []HTTPRequest {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]HTTPRequest, len(h.reqs))
-	for i, q := range h.reqs {
-		q.Header = q.Header.Clone()
-		q.RPCMethods = slices.Clone(q.RPCMethods)
-		out[i] = q
+	arrivals := h.log.All()
+	out := make([]HTTPRequest, len(arrivals))
+	for i, a := range arrivals {
+		out[i] = HTTPRequest{Method: a.Method, Path: a.RawPath, RawQuery: a.RawQuery, Header: a.Header, At: a.At}
+		if a.Method == http.MethodPost {
+			out[i].RPCMethods = rpcMethods(a.Body)
+		}
 	}
 	return out
 }
@@ -238,7 +217,7 @@ func rpcMethods(body []byte) []string {
 }
 
 func (hs *HTTPServer) start(server *mcp.Server, h http.Handler, path string) (*HTTPServer, error) {
-	srv, err := loopback.Start(h)
+	srv, err := httpfake.Start(h)
 	if err != nil {
 		return nil, err
 	}

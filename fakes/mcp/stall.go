@@ -2,9 +2,9 @@ package mcpfake
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"sync/atomic"
 )
 
@@ -55,29 +55,5 @@ var phaseMethods = map[string][]string{
 
 // carriesMethod reports whether a JSON-RPC message (or batch) in body belongs to phase.
 func carriesMethod(body []byte, phase string) bool {
-	in := func(m string) bool {
-		for _, p := range phaseMethods[phase] {
-			if m == p {
-				return true
-			}
-		}
-		return false
-	}
-	var one struct {
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(body, &one) == nil {
-		return in(one.Method)
-	}
-	var batch []struct {
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(body, &batch) == nil {
-		for _, m := range batch {
-			if in(m.Method) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(rpcMethods(body), func(m string) bool { return slices.Contains(phaseMethods[phase], m) })
 }
