@@ -7,22 +7,12 @@
 // Toolkit methods.
 //
 // This file wires the kit (kit.mjs: loop, op table, handles, host-function stub, error relay)
-// to one file per area. The kit is imported before the port, so stdout is already kept for
-// protocol lines and crashes are already caught while the port loads.
+// to the area files beside it, which the kit finds itself (area-*.mjs). The kit is imported
+// before the port, so stdout is already kept for protocol lines and crashes are already caught
+// while the port loads.
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import { log, serve, stack } from "./kit.mjs"
-import * as llm from "./area-llm.mjs"
-import * as transport from "./area-transport.mjs"
-import * as store from "./area-store.mjs"
-import * as tools from "./area-tools.mjs"
-import * as mcp from "./area-mcp.mjs"
-import * as skills from "./area-skills.mjs"
-import * as hooks from "./area-hooks.mjs"
-import * as resilience from "./area-resilience.mjs"
-import * as memory from "./area-memory.mjs"
-import * as suspension from "./area-suspension.mjs"
-import * as translate from "./area-translate.mjs"
+import { installAreas, log, serve, stack } from "./kit.mjs"
 
 const entry = process.argv[2] ?? ""
 let tn
@@ -33,15 +23,11 @@ try {
   process.exit(3)
 }
 
-// hello lists the ops in the order the one-file adapter did, so its line stays the same.
-const order = ["hello", "client.create", "client.run", "client.ask", "store.get", "store.save", "store.identity",
-  "toolkit.create", "toolkit.close", "mcp.load", "mcp.list", "toolkit.describe", "tool.execute", "adapters", "sanitize", "shutdown"]
-
-// llm before transport and store: their client options follow the llm area's own. A wiring
-// fault (an op registered twice) ends the process: the kit's crash handler would swallow it.
+// A wiring fault (an area file that does not load, an op registered twice) ends the process:
+// the kit's crash handler would swallow it.
 try {
-  for (const area of [llm, transport, store, tools, mcp, skills, hooks, resilience, memory, suspension, translate]) area.install(tn)
-  serve({ entry, order })
+  await installAreas(tn)
+  serve({ entry })
 } catch (e) {
   log(`cannot wire the adapter: ${stack(e)}`)
   process.exit(1)

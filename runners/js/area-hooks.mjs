@@ -14,6 +14,8 @@ function withPending(ov) {
   return { ...ov, result: { ...result, metadata: { pending } } }
 }
 
+export const order = 70
+
 export function install() {
   declareSlots("hooks.afterLLM", "hooks.beforeTool", "hooks.afterTool")
   extendClient((args, opts) => {

@@ -21,6 +21,10 @@ function beforeLLMStub(client) {
 
 export { runReport }
 
+// order: installed first, so its slots lead hello's list and its own client options come before
+// every other area's extensions (kit.mjs installAreas).
+export const order = 10
+
 // runReport is a RunResult in the protocol's shape: what the port returned, missing stays null.
 function runReport(res) {
   const toolCalls = Array.isArray(res.toolCalls) ? res.toolCalls.map((c) => c.name) : null
@@ -75,7 +79,7 @@ export function install(port) {
     if (!client) throw fault("adapter: createClient returned nothing")
     clients.set(args.handle, { client, ...kept })
     return {}
-  })
+  }, { rank: 1 })
 
   // timed: cancelAfterMs is the run's AbortSignal (signal), the port's external cancel
   register("client.run", (args, timing) => {
@@ -85,7 +89,7 @@ export function install(port) {
       if (args.stream) return drainStream(client.stream(args.prompt, { toolkit, id: args.id, signal }))
       return client.run(args.prompt, args.history ? { toolkit, history: args.history, signal } : { toolkit, signal })
     })
-  }, { timed: true })
+  }, { timed: true, rank: 2 })
 
   // onText: the port's text callback (on_text); the deltas it received are relayed
   register("client.ask", async (args) => {
@@ -94,5 +98,5 @@ export function install(port) {
     const report = await withRun(args, (client, toolkit) => client.ask(args.prompt, ctx(toolkit)))
     if (args.onText) report.deltas = deltas
     return report
-  })
+  }, { rank: 3 })
 }

@@ -1,6 +1,7 @@
-// Area mcp: mcp.load and mcp.list, and the mcpConfig and status handling toolkit.create shares.
-// Both ops are timed (the kit's caller signal and its 30 ms wait for late rejections).
-import { register, unsupported } from "./kit.mjs"
+// Area mcp: mcp.load and mcp.list, toolkit.create's mcpConfig, and the status handling
+// toolkit.create shares. Both ops are timed (the kit's caller signal and its 30 ms wait for late
+// rejections).
+import { extendToolkit, register, unsupported } from "./kit.mjs"
 
 // mcpInput is what the port's input parameter takes: the path for {file}, the object for {inline}.
 export const mcpInput = (cfg) => (cfg === undefined ? undefined : cfg.file ?? cfg.inline)
@@ -17,7 +18,13 @@ function mcpCall(fn, args, timing, what) {
   return fn(input)
 }
 
+export const order = 50
+
 export function install(tn) {
+  extendToolkit((args, opts) => {
+    if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
+  })
+
   // The adapter closes the source before it answers (SPEC.md §3).
   register("mcp.load", async (args, timing) => {
     const src = await mcpCall(tn.loadMcp, args, timing, "the no-context load")
@@ -27,7 +34,7 @@ export function install(tn) {
     } finally {
       await src.close()
     }
-  }, { timed: true })
+  }, { timed: true, rank: 9 })
 
   register("mcp.list", async (args, timing) => {
     const inv = await mcpCall(tn.listMcpTools, args, timing, "a listing without a signal")
@@ -37,5 +44,5 @@ export function install(tn) {
       tools[server] = (list ?? []).map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? null }))
     }
     return { tools, status: statusOf(inv.status) }
-  }, { timed: true })
+  }, { timed: true, rank: 10 })
 }

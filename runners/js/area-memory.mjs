@@ -11,6 +11,8 @@ function lookupConversation(handle) {
   return conversations.get(handle)
 }
 
+export const order = 90
+
 export function install(port) {
   tn = port
   register("conversation.create", async (args) => {

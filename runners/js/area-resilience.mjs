@@ -11,6 +11,8 @@ function infoArgs(client, info) {
   return out
 }
 
+export const order = 80
+
 export function install() {
   declareSlots("resilience.onError")
   extendClient((args, opts) => {

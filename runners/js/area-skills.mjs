@@ -1,8 +1,15 @@
-// Area skills: the toolkit's catalog (toolkit.skillsPrompt) and the list-only inventory
-// (skills.list), upstream SPEC §3. toolkit.create's skill options are in area-tools.mjs.
-import { lookupToolkit, register, unsupported } from "./kit.mjs"
+// Area skills: toolkit.create's skill options, the toolkit's catalog (toolkit.skillsPrompt) and
+// the list-only inventory (skills.list), upstream SPEC §3.
+import { extendToolkit, lookupToolkit, register, unsupported } from "./kit.mjs"
+
+export const order = 60
 
 export function install(tn) {
+  // Skills only when asked (skillsDir; off without it).
+  extendToolkit((args, opts) => {
+    for (const k of ["skillsDir", "skillSampleLimit", "skillsFilter"]) if (args[k] !== undefined) opts[k] = args[k]
+  })
+
   register("toolkit.skillsPrompt", (args) => ({ prompt: lookupToolkit(args.toolkit).skillsPrompt() }))
 
   register("skills.list", (args) => {

@@ -8,6 +8,9 @@ function storeOf(handle) {
   return store
 }
 
+// order: after transport, whose refusal of httpTimeoutMs comes before this area makes a store.
+export const order = 30
+
 export function install(tn) {
   // store: "host" is the adapter's own in-memory store, kept with the handle for store.identity.
   extendClient((args, opts) => {
@@ -17,15 +20,15 @@ export function install(tn) {
     return { hostStore }
   })
 
-  register("store.get", async (args) => ({ messages: (await storeOf(args.client).get(args.id ?? "")) ?? null }))
+  register("store.get", async (args) => ({ messages: (await storeOf(args.client).get(args.id ?? "")) ?? null }), { rank: 4 })
 
   register("store.save", async (args) => {
     await storeOf(args.client).save(args.id, args.messages)
     return {}
-  })
+  }, { rank: 5 })
 
   register("store.identity", (args) => {
     const { client, hostStore } = lookupClient(args.client)
     return { same: hostStore !== undefined && client.conversationStore() === hostStore }
-  })
+  }, { rank: 6 })
 }

@@ -3,7 +3,7 @@
 // suspension ({output, isError: true, metadata: {pending: Request}}, §10's documented shape,
 // which the port's pendingOf reads) or a plain result. The port's Request and Answer are plain
 // objects, so the runner's go in and the port's come out as they are.
-import { declareSlots, extendClient, fault, isObject, slot } from "./kit.mjs"
+import { declareSlots, extendClient, extendToolkit, fault, isObject, slot } from "./kit.mjs"
 
 function waitForStub(client) {
   // The port awaits what waitFor returns: the runner's Answer, or null as given.
@@ -12,7 +12,7 @@ function waitForStub(client) {
 
 // suspendingTool is one toolkit.create suspendingTools entry, a Tool literal (source custom).
 // The first call's ctx is the port's (undefined there); a retry's carries the answer.
-export function suspendingTool(toolkit, t) {
+function suspendingTool(toolkit, t) {
   return {
     name: t.name, description: t.description, inputSchema: t.inputSchema, source: "custom",
     async execute(input, ctx) {
@@ -26,10 +26,16 @@ export function suspendingTool(toolkit, t) {
   }
 }
 
+export const order = 100
+
 export function install() {
   declareSlots("suspension.waitFor", "suspension.tool")
   extendClient((args, opts) => {
     if (args.waitFor) opts.waitFor = waitForStub(args.handle)
     return {}
+  })
+  // after the tools area's own extraTools (as the reference adapter adds them)
+  extendToolkit((args, opts) => {
+    if (args.suspendingTools) opts.extraTools = [...(opts.extraTools ?? []), ...args.suspendingTools.map((t) => suspendingTool(args.handle, t))]
   })
 }

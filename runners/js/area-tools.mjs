@@ -1,8 +1,7 @@
 // Area tools: toolkit.create, toolkit.close, toolkit.describe, tool.execute, adapters and
 // sanitize, and the `tool` host function behind extraTools (host and native kinds).
-import { declareSlots, lookupToolkit, register, slot, toolkits, unsupported } from "./kit.mjs"
-import { mcpInput, namesOf, statusOf } from "./area-mcp.mjs"
-import { suspendingTool } from "./area-suspension.mjs"
+import { applyToolkitExtensions, declareSlots, lookupToolkit, register, slot, toolkits, unsupported } from "./kit.mjs"
+import { namesOf, statusOf } from "./area-mcp.mjs"
 
 let tn // the port's exports, set by install
 
@@ -40,6 +39,9 @@ function httpTool(t) {
 
 const extraTool = (toolkit, t) => (t.kind === "native" ? nativeTool(toolkit, t) : t.kind === "http" ? httpTool(t) : hostTool(toolkit, t))
 
+// order: after llm, transport and store, so contract.tool follows their slots in hello's list.
+export const order = 40
+
 export function install(port) {
   tn = port
   declareSlots("contract.tool")
@@ -48,25 +50,22 @@ export function install(port) {
   register("toolkit.create", async (args, timing) => {
     // builtins as given (absent: off; builtinsDefault: no option at all, the library's default)
     const opts = args.builtinsDefault ? {} : { builtins: args.builtins ?? false }
-    // Skills only when asked (skillsDir; off without it).
-    for (const k of ["skillsDir", "skillSampleLimit", "skillsFilter"]) if (args[k] !== undefined) opts[k] = args[k]
-    if (args.mcpConfig !== undefined) opts.mcpConfig = mcpInput(args.mcpConfig)
     if (args.extraTools) opts.extraTools = args.extraTools.map((t) => extraTool(args.handle, t))
-    // the suspension area's tool literals, after the extra tools (as the reference adapter adds them)
-    if (args.suspendingTools) opts.extraTools = [...(opts.extraTools ?? []), ...args.suspendingTools.map((t) => suspendingTool(args.handle, t))]
+    // then the other areas' options (mcpConfig, the skill options, tools appended after these)
+    applyToolkitExtensions(args, opts)
     if (timing) opts.signal = timing.signal
     const tk = await tn.createToolkit(opts)
     if (!tk) return { tools: null, status: null } // null stays null, no handle kept
     await toolkits.get(args.handle)?.close().catch(() => {})
     toolkits.set(args.handle, tk)
     return { tools: namesOf(tk.tools()), status: statusOf(tk.mcpStatus()) }
-  }, { timed: true })
+  }, { timed: true, rank: 7 })
 
   register("toolkit.close", async (args) => {
     await lookupToolkit(args.toolkit).close()
     toolkits.delete(args.toolkit)
     return {}
-  })
+  }, { rank: 8 })
 
   register("toolkit.describe", (args) => {
     const tk = lookupToolkit(args.toolkit)
@@ -75,7 +74,7 @@ export function install(port) {
       ? list.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? null, source: t.source ?? null }))
       : null
     return { tools, status: statusOf(tk.mcpStatus()) }
-  })
+  }, { rank: 11 })
 
   // args absent: undefined is passed; null: null (the port's `args ?? {}` decides)
   register("tool.execute", async (args) => {
@@ -83,15 +82,15 @@ export function install(port) {
     const out = { output: res.output ?? null, isError: res.isError ?? null }
     if (res.metadata !== undefined) out.metadata = res.metadata
     return out
-  })
+  }, { rank: 12 })
 
   register("adapters", (args) => {
     const tk = lookupToolkit(args.toolkit)
     return { openai: tk.toOpenAI(), anthropic: tk.toAnthropic(), gemini: tk.toGemini() }
-  })
+  }, { rank: 13 })
 
   register("sanitize", (args) => {
     if (typeof tn.sanitize !== "function") throw unsupported("adapter: this JS port exports no sanitize")
     return { value: tn.sanitize(args.value) }
-  })
+  }, { rank: 14 })
 }

@@ -3,6 +3,8 @@
 // it (arguments as the port typed them). The toolkit is declared, never run.
 import { lookupClient, lookupToolkit, register, unsupported } from "./kit.mjs"
 
+export const order = 110
+
 export function install() {
   register("client.translate", async (args) => {
     const { client } = lookupClient(args.client)

@@ -11,6 +11,9 @@ function recordingFetch(client) {
   }
 }
 
+// order: after llm, before store: httpTimeoutMs is refused before the host store is made.
+export const order = 20
+
 export function install() {
   declareSlots("transport.http")
   extendClient((args, opts) => {

@@ -1,10 +1,11 @@
 // Kit of the JS adapter (SPEC.md §3), written once for every area: the request loop and the
-// response line (warnings, crashes), the op table the area files fill, the client and toolkit
-// handles, the caller's cancel handle and `hello`. The pipes and the one host-function stub are
+// response line (warnings, crashes), the area files found beside it and the op table they fill,
+// the client and toolkit handles, the caller's cancel handle and `hello`. The pipes and the one host-function stub are
 // in kit-wire.mjs, the error relay in kit-errors.mjs; areas import all of it from here.
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { createInterface } from "node:readline"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { format } from "node:util"
 import { errMessage, fault, relayError, stack, unsupported } from "./kit-errors.mjs"
 import { installedSlots, log, writeErr, writeLine } from "./kit-wire.mjs"
@@ -26,23 +27,49 @@ for (const [event, what] of [["unhandledRejection", "unhandled rejection"], ["un
 }
 
 // --- the op table ------------------------------------------------------------------------------
-const ops = new Map() // op -> {fn(args, timing), timed}
+const ops = new Map() // op -> {fn(args, timing), timed, rank}
 
 // register adds an op. A timed op gets the caller's signal (cancelAfterMs/deadlineMs) and is
 // answered 30 ms late (see handle): the MCP entry points, whose SDK rejects on later ticks.
-export function register(op, fn, { timed = false } = {}) {
+// rank is the op's place in hello's list as the one-file adapter sent it; an op added since has
+// none and follows them, in the order the areas registered theirs.
+export function register(op, fn, { timed = false, rank } = {}) {
   if (ops.has(op)) throw new Error(`adapter: op ${op} registered twice`)
-  ops.set(op, { fn, timed })
+  ops.set(op, { fn, timed, rank: rank ?? Infinity })
 }
 
-// What areas add to the options client.create hands the port (the recording fetch, the host
-// store). Each returns the fields to keep with the client's handle, or nothing.
+// What areas add to the options client.create and toolkit.create hand the port (the recording
+// fetch, the host store, the skill options), in area order, after the op's own. A client
+// extension returns the fields to keep with the client's handle, or nothing.
 const clientExtensions = []
 export const extendClient = (fn) => void clientExtensions.push(fn)
 export function applyClientExtensions(args, opts) {
   const kept = {}
   for (const fn of clientExtensions) Object.assign(kept, fn(args, opts))
   return kept
+}
+const toolkitExtensions = []
+export const extendToolkit = (fn) => void toolkitExtensions.push(fn)
+export function applyToolkitExtensions(args, opts) {
+  for (const fn of toolkitExtensions) fn(args, opts)
+}
+
+// --- the areas ---------------------------------------------------------------------------------
+// installAreas imports every area-*.mjs beside the kit and installs them by the `order` each
+// exports (then by file name): the order their slots are declared and listed in hello, and their
+// client and toolkit extensions applied. A new area is one file; nothing else names it.
+export async function installAreas(port) {
+  const dir = path.dirname(fileURLToPath(import.meta.url))
+  const areas = []
+  for (const file of readdirSync(dir).filter((f) => /^area-.+\.mjs$/.test(f)).sort()) {
+    const area = await import(pathToFileURL(path.join(dir, file)).href)
+    if (typeof area.order !== "number" || typeof area.install !== "function") {
+      throw new Error(`${file} must export a number \`order\` and a function \`install\``)
+    }
+    areas.push({ file, area })
+  }
+  // sort is stable: equal orders stay in file-name order
+  for (const { area } of areas.sort((a, b) => a.area.order - b.area.order)) area.install(port)
 }
 
 // --- handles -----------------------------------------------------------------------------------
@@ -155,18 +182,16 @@ function portPackage(entry) {
   }
 }
 
-// serve adds hello and shutdown, then answers stdin's requests one at a time. hello lists the
-// ops in `order` first (unlisted ones after, as registered), so its line does not depend on
-// the order the areas were wired in.
-export function serve({ entry, order = [] }) {
-  const rank = (op) => (order.includes(op) ? order.indexOf(op) : order.length)
+// serve adds hello (rank 0) and shutdown (rank 15), then answers stdin's requests one at a time.
+// hello lists the ops by rank, so its line does not depend on the order the areas were wired in.
+export function serve({ entry }) {
   register("hello", () => {
     const { pkg, dir } = portPackage(entry)
     const version = `${pkg.version ?? "unknown"}${dir ? ` (${dir})` : ""}`
-    const names = [...ops.keys()].sort((a, b) => rank(a) - rank(b))
+    const names = [...ops.entries()].sort(([, a], [, b]) => (a.rank === b.rank ? 0 : a.rank < b.rank ? -1 : 1)).map(([name]) => name)
     return { port: "js", library: pkg.name ?? "toolnexus", version, runtime: `node ${process.version}`, ops: names, slots: installedSlots() }
-  })
-  register("shutdown", () => ({}))
+  }, { rank: 0 })
+  register("shutdown", () => ({}), { rank: 15 })
 
   let queue = Promise.resolve()
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false })

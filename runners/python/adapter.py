@@ -5,10 +5,10 @@ are relayed with their chain, for the runner to judge (errors.json). One asyncio
 the process.
 
 This is the entry: it wires the kit (kit.py, kit_wire.py: the loop, dispatch, handles, error
-relay, the host-function stub) and the areas, each of which registers its ops with the kit."""
+relay, the host-function stub) and the area files beside it (area_*.py, which the kit finds),
+each of which registers its ops with the kit."""
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -20,17 +20,6 @@ if _HERE not in sys.path:
 
 import kit  # noqa: E402
 
-# Imported in this order, which is also the order of their client.create options (transport's
-# refusal of httpTimeoutMs before the host store is made). The fork server imports them too.
-AREAS = ("area_llm", "area_transport", "area_store", "area_mcp", "area_tools", "area_skills", "area_hooks",
-         "area_resilience", "area_memory", "area_suspension", "area_translate")
-
-
-def load_areas() -> None:
-    for name in AREAS:
-        importlib.import_module(name)
-
-
 if __name__ == "__main__":
     kit.take_stdout()  # before toolnexus is imported: nothing it prints may reach the protocol stream
     try:
@@ -38,5 +27,5 @@ if __name__ == "__main__":
     except Exception as _e:  # noqa: BLE001
         print(f"toolnexus adapter: cannot import toolnexus: {_e!r}", file=sys.stderr, flush=True)
         sys.exit(3)
-    load_areas()
+    kit.load_areas()  # the fork server's parent loaded them already: then this imports nothing
     kit.serve()

@@ -53,13 +53,13 @@ def after_tool_stub(client: str) -> Callable[[dict[str, Any]], Optional[dict[str
     return after_tool
 
 
-def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
-    hooks: dict[str, Any] = {}
+def client_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    # beside the llm area's before_llm, in the one hooks dict
     for key, name, stub in (("afterLLM", "after_llm", after_llm_stub), ("beforeTool", "before_tool", before_tool_stub),
                             ("afterTool", "after_tool", after_tool_stub)):
         if args.get(key):
-            hooks[name] = stub(handle)
-    return {"hooks": hooks} if hooks else {}
+            kw.setdefault("hooks", {})[name] = stub(handle)
 
 
-kit.register({}, slots=("hooks.afterLLM", "hooks.beforeTool", "hooks.afterTool"), client_option=client_option)
+kit.register({}, slots=("hooks.afterLLM", "hooks.beforeTool", "hooks.afterTool"), client_option=client_option,
+             order=80)

@@ -1,6 +1,6 @@
 """The llm area: client.create, client.run and client.ask, and the bodyTransform and beforeLLM
 host functions a client is created with. What other areas add to a client (the recording
-transport, the host store) comes from kit.client_options."""
+transport, the host store, the hooks) comes from kit.client_options."""
 from __future__ import annotations
 
 import contextlib
@@ -64,14 +64,9 @@ async def op_client_create(args: dict[str, Any]) -> dict[str, Any]:
             kw[name] = copy.deepcopy(args[k])
     if args.get("bodyTransform"):
         kw["body_transform"] = body_transform_stub(handle)
-    hooks: dict[str, Any] = {}
     if args.get("beforeLLM"):
-        hooks["before_llm"] = before_llm_stub(handle)
-    extra = kit.client_options(handle, args)
-    hooks.update(extra.pop("hooks", {}))  # the hooks area's stubs join before_llm in one dict
-    if hooks:
-        kw["hooks"] = hooks
-    kw.update(extra)
+        kw["hooks"] = {"before_llm": before_llm_stub(handle)}  # the hooks area's stubs join it
+    kit.client_options(handle, args, kw)
     kit.clients[handle] = tn.create_client(**kw)
     return {}
 
@@ -149,5 +144,7 @@ async def op_client_ask(args: dict[str, Any]) -> dict[str, Any]:
         return report
 
 
+# order 20: its slots follow the suspension area's in hello's list.
 kit.register({"client.create": op_client_create, "client.run": op_client_run, "client.ask": op_client_ask},
-             slots=("llm.bodyTransform", "llm.beforeLLM"))
+             slots=("llm.bodyTransform", "llm.beforeLLM"), order=20,
+             ranks={"client.create": 1, "client.run": 2, "client.ask": 3})

@@ -1,5 +1,4 @@
-"""The mcp area: mcp.load and mcp.list, and the mcpConfig reading they share with
-toolkit.create (area_tools)."""
+"""The mcp area: mcp.load and mcp.list, and toolkit.create's mcpConfig, read as they read it."""
 from __future__ import annotations
 
 import copy
@@ -44,4 +43,10 @@ async def op_mcp_list(args: dict[str, Any]) -> dict[str, Any]:
     return {"tools": tools, "status": dict(inv.status)}
 
 
-kit.register({"mcp.load": op_mcp_load, "mcp.list": op_mcp_list})
+def toolkit_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    if "mcpConfig" in args:
+        kw["mcp_config"] = config_input(args["mcpConfig"])
+
+
+kit.register({"mcp.load": op_mcp_load, "mcp.list": op_mcp_list}, toolkit_option=toolkit_option, order=50,
+             ranks={"mcp.load": 9, "mcp.list": 10})

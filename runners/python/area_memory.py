@@ -34,4 +34,5 @@ async def op_conversation_messages(args: dict[str, Any]) -> dict[str, Any]:
 
 
 kit.register({"conversation.create": op_conversation_create, "conversation.send": op_conversation_send,
-              "conversation.reset": op_conversation_reset, "conversation.messages": op_conversation_messages})
+              "conversation.reset": op_conversation_reset, "conversation.messages": op_conversation_messages},
+             order=100)

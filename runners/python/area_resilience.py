@@ -19,14 +19,12 @@ def on_error_stub(client: str) -> Callable[[dict[str, Any]], Any]:
     return on_error
 
 
-def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
-    kw: dict[str, Any] = {}
+def client_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
     for key, name in (("retries", "retries"), ("retryBaseMs", "retry_base_ms"), ("timeoutMs", "timeout_ms")):
         if key in args:
             kw[name] = args[key]
     if args.get("onError"):
         kw["on_error"] = on_error_stub(handle)
-    return kw
 
 
-kit.register({}, slots=("resilience.onError",), client_option=client_option)
+kit.register({}, slots=("resilience.onError",), client_option=client_option, order=90)

@@ -1,5 +1,5 @@
-"""The skills area: the toolkit's catalog and the list-only inventory (upstream SPEC §3).
-toolkit.create's skill options are in area_tools.py."""
+"""The skills area: toolkit.create's skill options, the toolkit's catalog and the list-only
+inventory (upstream SPEC §3)."""
 
 from typing import Any
 
@@ -21,4 +21,13 @@ async def op_skills_list(args: dict[str, Any]) -> dict[str, Any]:
             "skipped": [{"location": str(s.location), "reason": str(s.reason)} for s in inv.skipped]}
 
 
-kit.register({"toolkit.skillsPrompt": op_skills_prompt, "skills.list": op_skills_list})
+def toolkit_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    # skills only when asked (skills_dir; off without it)
+    for key, name in (("skillsDir", "skills_dir"), ("skillSampleLimit", "skill_sample_limit"),
+                      ("skillsFilter", "skills_filter")):
+        if key in args:
+            kw[name] = args[key]
+
+
+kit.register({"toolkit.skillsPrompt": op_skills_prompt, "skills.list": op_skills_list},
+             toolkit_option=toolkit_option, order=70)

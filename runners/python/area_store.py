@@ -12,11 +12,9 @@ import kit
 host_stores: dict[str, Any] = {}  # client handle -> the store it was given with store: host
 
 
-def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
-    if args.get("store") != "host":
-        return {}
-    host_stores[handle] = tn.InMemoryConversationStore()
-    return {"store": host_stores[handle]}
+def client_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    if args.get("store") == "host":
+        kw["store"] = host_stores[handle] = tn.InMemoryConversationStore()
 
 
 async def op_store_get(args: dict[str, Any]) -> dict[str, Any]:
@@ -35,5 +33,6 @@ async def op_store_identity(args: dict[str, Any]) -> dict[str, Any]:
     return {"same": args["client"] in host_stores and store is host_stores[args["client"]]}
 
 
+# order 40: after the transport area, whose refusal of httpTimeoutMs comes before a store is made.
 kit.register({"store.get": op_store_get, "store.save": op_store_save, "store.identity": op_store_identity},
-             client_option=client_option)
+             client_option=client_option, order=40, ranks={"store.get": 4, "store.save": 5, "store.identity": 6})

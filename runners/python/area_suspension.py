@@ -91,8 +91,18 @@ def suspending_tool(toolkit: str, spec: dict[str, Any]) -> Any:
                    source="custom", execute=execute)
 
 
-def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
-    return {"wait_for": wait_for_stub(handle)} if args.get("waitFor") else {}
+def client_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    if args.get("waitFor"):
+        kw["wait_for"] = wait_for_stub(handle)
 
 
-kit.register({}, slots=("suspension.waitFor", "suspension.tool"), client_option=client_option)
+def toolkit_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    # after the tools area's own extra_tools, as the reference adapter adds them
+    if args.get("suspendingTools"):
+        kw["extra_tools"] = kw.get("extra_tools", []) + [suspending_tool(handle, t) for t in args["suspendingTools"]]
+
+
+# order 10, first: its slots lead hello's list, as they did when the llm area's import made this
+# area register before any other.
+kit.register({}, slots=("suspension.waitFor", "suspension.tool"), client_option=client_option,
+             toolkit_option=toolkit_option, order=10)

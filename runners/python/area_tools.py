@@ -10,7 +10,6 @@ from typing import Any, Optional
 
 import toolnexus as tn
 
-import area_mcp
 import area_suspension
 import kit
 from kit import AdapterError
@@ -94,20 +93,11 @@ async def op_toolkit_create(args: dict[str, Any]) -> dict[str, Any]:
     handle = args["handle"]
     if handle in kit.toolkits:  # the runner names every object once
         raise AdapterError("failed", f"adapter: toolkit handle {handle!r} is in use")
-    # skills only when asked (skills_dir; off without it); builtins as given (absent: off;
-    # builtinsDefault: no option at all, the library's default)
+    # builtins as given (absent: off; builtinsDefault: no option at all, the library's default)
     kw: dict[str, Any] = {} if args.get("builtinsDefault") else {"builtins": args.get("builtins", False)}
-    for key, name in (("skillsDir", "skills_dir"), ("skillSampleLimit", "skill_sample_limit"),
-                      ("skillsFilter", "skills_filter")):
-        if key in args:
-            kw[name] = args[key]
-    if "mcpConfig" in args:
-        kw["mcp_config"] = area_mcp.config_input(args["mcpConfig"])
     if args.get("extraTools"):
         kw["extra_tools"] = [extra_tool(handle, t) for t in args["extraTools"]]
-    if args.get("suspendingTools"):  # after the extra tools, as the reference adapter adds them
-        kw["extra_tools"] = kw.get("extra_tools", []) + [area_suspension.suspending_tool(handle, t)
-                                                         for t in args["suspendingTools"]]
+    kit.toolkit_options(handle, args, kw)  # then the other areas': mcp_config, skills, tools after these
     with kit.cancel_handle(args) as cancel:
         if cancel is not None:
             kw["cancel"] = cancel
@@ -160,6 +150,9 @@ async def op_sanitize(args: dict[str, Any]) -> dict[str, Any]:
     return {"value": tn.sanitize(args["value"])}
 
 
+# order 60: contract.tool follows the transport area's slot in hello's list.
 kit.register({"toolkit.create": op_toolkit_create, "toolkit.close": op_toolkit_close,
               "toolkit.describe": op_toolkit_describe, "tool.execute": op_tool_execute,
-              "adapters": op_adapters, "sanitize": op_sanitize}, slots=("contract.tool",))
+              "adapters": op_adapters, "sanitize": op_sanitize}, slots=("contract.tool",), order=60,
+             ranks={"toolkit.create": 7, "toolkit.close": 8, "toolkit.describe": 11, "tool.execute": 12,
+                    "adapters": 13, "sanitize": 14})

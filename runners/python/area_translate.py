@@ -34,4 +34,4 @@ async def op_client_translate(args: dict[str, Any]) -> dict[str, Any]:
             "model": getattr(res, "model", None)}
 
 
-kit.register({"client.translate": op_client_translate})
+kit.register({"client.translate": op_client_translate}, order=110)

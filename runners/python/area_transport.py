@@ -26,12 +26,14 @@ class RecordingTransport(tn.UrllibTransport):
         return super().open(url, *rest)
 
 
-def client_option(handle: str, args: dict[str, Any]) -> dict[str, Any]:
+def client_option(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
     if "httpTimeoutMs" in args:
         # The port's http_transport has no timeout of its own to keep or drop.
         raise AdapterError("unsupported",
                            "adapter: httpTimeoutMs: the Python port takes an http_transport with no timeout of its own")
-    return {"http_transport": RecordingTransport(handle)} if args.get("httpClient") == "recording" else {}
+    if args.get("httpClient") == "recording":
+        kw["http_transport"] = RecordingTransport(handle)
 
 
-kit.register({}, slots=("transport.http",), client_option=client_option)
+# order 30: before the store area, so httpTimeoutMs is refused before the host store is made.
+kit.register({}, slots=("transport.http",), client_option=client_option, order=30)

@@ -52,8 +52,8 @@ def preload() -> object:
     if HERE not in sys.path:  # the entry and its siblings, as adapter.py finds them
         sys.path.insert(0, HERE)
     try:
-        import adapter  # the entry as a module: it serves only as __main__
-        adapter.load_areas()  # and the kit with them
+        import kit
+        kit.load_areas()
     except Exception:  # noqa: BLE001
         pass  # the child meets the same failure in adapter.py, as a plain start would
     with open(ADAPTER, encoding="utf-8") as f:

@@ -144,12 +144,13 @@ def host_tool_round_trip(p: ForkedProc) -> object:
     return msg
 
 
-# The adapter is an entry, a kit and area files: the warm parent must hold them all, and no thread.
+# The adapter is an entry, a kit and area files: the warm parent must hold them all (every
+# area_*.py in the folder), and no thread.
 PRELOAD_CHECK = """
-import sys, threading, forkserver
+import os, sys, threading, forkserver
 forkserver.preload()
-import adapter
-missing = [m for m in ("kit", "kit_wire") + adapter.AREAS if m not in sys.modules]
+areas = [f[:-3] for f in os.listdir(".") if f.startswith("area_") and f.endswith(".py")]
+missing = [m for m in ["kit", "kit_wire"] + areas if m not in sys.modules] + ([] if areas else ["area_*"])
 print("ok" if not missing and threading.active_count() == 1 else f"missing {missing}, {threading.active_count()} threads")
 """
 

@@ -1,5 +1,5 @@
-"""The adapter kit (SPEC.md §3), written once for every area: the request loop, op dispatch
-through the table the area files fill (register), the handle registry, the relay of errors with
+"""The adapter kit (SPEC.md §3), written once for every area: the request loop, the area files
+found beside it (load_areas), op dispatch through the table they fill (register), the handle registry, the relay of errors with
 their chain, the cancel handle, the capture of warnings and crashes, and hello. Its pipes to the
 runner, the response writer and the one host-function stub `slot`, are in kit_wire.py. Nothing
 here touches toolnexus or runs on import, so the fork server can import it before it forks."""
@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import importlib
 import importlib.metadata
 import io
 import json
+import math
 import os
 import platform
 import sys
@@ -21,31 +23,60 @@ import kit_wire
 from kit_wire import AdapterError, log, slot, take_stdout, write_line  # noqa: F401  the areas' kit API
 
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
-ClientOption = Callable[[str, dict[str, Any]], dict[str, Any]]
+# What an area adds to the keywords of create_client / create_toolkit: (handle, args, kw), kw
+# edited in place, after the op's own keywords. Raising refuses the op.
+Option = Callable[[str, dict[str, Any], dict[str, Any]], None]
 OPS: dict[str, Handler] = {}  # op -> handler, filled by the area files
-SLOTS: list[str] = []  # the host functions ("<area>.<name>") the areas install stubs for, as hello lists them
-CLIENT_OPTIONS: list[ClientOption] = []  # what areas other than llm add to client.create
-# hello lists the ops in the schema's order, as the one-file adapter did, whatever the areas' order
-WIRE_ORDER = ("hello", "client.create", "client.run", "client.ask", "store.get", "store.save", "store.identity",
-              "toolkit.create", "toolkit.close", "mcp.load", "mcp.list", "toolkit.describe", "tool.execute",
-              "adapters", "sanitize", "shutdown")
+_HELLO_KEY: dict[str, tuple[float, float, int]] = {}  # op -> its place in hello's list
+_AREAS: list[tuple[float, int, tuple[str, ...], Optional[Option], Optional[Option]]] = []  # (order, seq, slots, client, toolkit), sorted
 _CRASHES: list[str] = []  # what the port raised outside any call's result, for the next response
 
 
-def register(ops: dict[str, Handler], slots: Iterable[str] = (), client_option: Optional[ClientOption] = None) -> None:
-    """An area's ops, the host-function slots it installs, and what it adds to client.create."""
-    OPS.update(ops)
-    SLOTS.extend(s for s in slots if s not in SLOTS)
-    if client_option is not None:
-        CLIENT_OPTIONS.append(client_option)
+def register(ops: dict[str, Handler], slots: Iterable[str] = (), client_option: Optional[Option] = None,
+             toolkit_option: Optional[Option] = None, *, order: float, ranks: Optional[dict[str, int]] = None) -> None:
+    """An area's ops, the host-function slots it installs, and what it adds to client.create and
+    toolkit.create. order places the area among the others: its slots' place in hello's list
+    and its options' turn (whatever order the files were imported in). ranks: an op's place in
+    hello's list as the one-file adapter sent it; an op added since has none and follows them by
+    area order."""
+    for name, handler in ops.items():
+        if name in OPS:
+            raise RuntimeError(f"adapter: op {name} registered twice")
+        OPS[name] = handler
+        _HELLO_KEY[name] = (ranks[name], 0, 0) if ranks and name in ranks else (math.inf, order, len(_HELLO_KEY))
+    _AREAS.append((order, len(_AREAS), tuple(slots), client_option, toolkit_option))
+    _AREAS.sort(key=lambda area: area[:2])
 
 
-def client_options(handle: str, args: dict[str, Any]) -> dict[str, Any]:
-    """The keywords the other areas add to create_client (transport, store)."""
-    kw: dict[str, Any] = {}
-    for option in CLIENT_OPTIONS:  # in registration order: a refusal comes before any side effect
-        kw.update(option(handle, args))
-    return kw
+def load_areas() -> None:
+    """Imports every area_*.py beside the kit (each registers itself on import), by file name:
+    the order each declares, not the import order, places it. A new area is one file."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(f[:-3] for f in os.listdir(here) if f.startswith("area_") and f.endswith(".py")):
+        importlib.import_module(name)
+
+
+def slot_names() -> list[str]:
+    """The host functions ("<area>.<name>") the areas install stubs for, as hello lists them."""
+    names: list[str] = []
+    for _, _, slots, _, _ in _AREAS:
+        names.extend(s for s in slots if s not in names)
+    return names
+
+
+def client_options(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    """What the other areas add to create_client's keywords (transport, store, hooks, ...), in
+    area order: transport's refusal comes before the store area makes a store."""
+    for _, _, _, option, _ in _AREAS:
+        if option is not None:
+            option(handle, args, kw)
+
+
+def toolkit_options(handle: str, args: dict[str, Any], kw: dict[str, Any]) -> None:
+    """What the other areas add to create_toolkit's keywords (mcp_config, the skill options, tools)."""
+    for _, _, _, _, option in _AREAS:
+        if option is not None:
+            option(handle, args, kw)
 
 
 # --- handles -----------------------------------------------------------------------------------
@@ -158,10 +189,10 @@ def cancel_handle(args: dict[str, Any]) -> Any:
 
 # --- the ops every adapter has, and the request loop -------------------------------------------
 async def op_hello(args: dict[str, Any]) -> dict[str, Any]:
-    ops = sorted(OPS, key=lambda op: WIRE_ORDER.index(op) if op in WIRE_ORDER else len(WIRE_ORDER))
+    ops = sorted(OPS, key=_HELLO_KEY.__getitem__)
     return {"port": "python", "library": "toolnexus", "version": importlib.metadata.version("toolnexus"),
             "runtime": f"{platform.python_implementation()} {platform.python_version()}", "ops": ops,
-            "slots": list(SLOTS)}
+            "slots": slot_names()}
 
 
 async def op_shutdown(args: dict[str, Any]) -> dict[str, Any]:
@@ -229,7 +260,7 @@ async def main() -> None:
     os._exit(0)
 
 
-register({"hello": op_hello, "shutdown": op_shutdown})
+register({"hello": op_hello, "shutdown": op_shutdown}, order=0, ranks={"hello": 0, "shutdown": 15})
 
 
 def serve() -> None:

@@ -12,6 +12,8 @@ import java.util.function.Function;
 final class HooksArea implements Kit.Area {
     private Kit kit;
 
+    @Override public int order() { return 70; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;

@@ -1,8 +1,14 @@
 package conformance;
 
 import java.io.*;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.*;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -11,13 +17,23 @@ import java.util.function.Function;
 /**
  * The Java port's side of SPEC.md §3, written once: JSON requests on stdin served one at a time
  * on the main thread, a response line each on stdout (callbacks while it runs), logs on stderr.
- * The areas fill its op table and declare the host-function slots they install; handles live
- * until shutdown. The runner validated each request against the schema: arguments are read as given.
+ * The areas, every Area class of this package (found by {@link #areas}), fill its op table and
+ * declare the host-function slots they install; handles live until shutdown. The runner validated each request against the schema: arguments are read as given.
  */
 final class Kit {
-    /** One area: registers its ops, declares its slots and adds its parts to other areas' options. */
+    /**
+     * One area: registers its ops, declares its slots and adds its parts to other areas' options.
+     * A class of this package that implements it is found and installed; nothing else names it.
+     */
     interface Area {
         void install(Kit kit);
+
+        /**
+         * Where the area is installed among the others (lower first, then by class name): the
+         * turn of its client.create and toolkit.create parts (transport refuses httpTimeoutMs
+         * before the store area makes the host store). hello sorts ops and slots by name.
+         */
+        int order();
     }
 
     /** An op: the request's args in, a result of plain values out (Json.copy), or it throws. */
@@ -87,12 +103,12 @@ final class Kit {
         return new ArrayList<>(slots);
     }
 
-    /** Adds to client.create's LlmClient.Options, in the order the areas were installed. */
+    /** Adds to client.create's LlmClient.Options after the llm area's own fields, in the order the areas were installed. */
     void clientPart(ClientPart p) {
         clientParts.add(p);
     }
 
-    /** Adds to toolkit.create's Toolkit.Options before its own fields, in the order the areas were installed. */
+    /** Adds to toolkit.create's Toolkit.Options after its extraTools, in the order the areas were installed. */
     void toolkitPart(BiConsumer<Map<String, Object>, Object> p) {
         toolkitParts.add(p);
     }
@@ -103,6 +119,41 @@ final class Kit {
 
     void applyToolkitParts(Map<String, Object> a, Object opts) {
         for (var p : toolkitParts) p.accept(a, opts);
+    }
+
+    /**
+     * Every Area of this package, by order: the concrete top-level classes of the jar or directory
+     * the kit was loaded from, loaded without running their static initialisers until installed.
+     */
+    static List<Area> areas() throws IOException, ReflectiveOperationException {
+        String pkg = Kit.class.getPackageName(), dir = pkg.replace('.', '/') + "/";
+        Path from;
+        try {
+            from = Path.of(Kit.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IOException("adapter: cannot locate its own classes: " + e.getMessage(), e);
+        }
+        List<String> files = new ArrayList<>();
+        if (Files.isDirectory(from)) {
+            try (var list = Files.list(from.resolve(dir))) {
+                list.forEach(p -> files.add(p.getFileName().toString()));
+            }
+        } else {
+            try (JarFile jar = new JarFile(from.toFile())) {
+                jar.stream().map(JarEntry::getName).filter(n -> n.startsWith(dir) && n.indexOf('/', dir.length()) < 0)
+                        .forEach(n -> files.add(n.substring(dir.length())));
+            }
+        }
+        List<Area> areas = new ArrayList<>();
+        for (String f : files) {
+            if (!f.endsWith(".class") || f.contains("$")) continue;
+            Class<?> c = Class.forName(pkg + "." + f.substring(0, f.length() - ".class".length()), false, Kit.class.getClassLoader());
+            if (!Area.class.isAssignableFrom(c) || c.isInterface() || Modifier.isAbstract(c.getModifiers())) continue;
+            areas.add((Area) c.getDeclaredConstructor().newInstance());
+        }
+        if (areas.isEmpty()) throw new IOException("adapter: no area classes in " + from);
+        areas.sort(Comparator.comparingInt(Area::order).thenComparing(a -> a.getClass().getName()));
+        return areas;
     }
 
     /** The request loop until shutdown or the end of stdin; then the toolkits close and the JVM exits. */

@@ -7,6 +7,9 @@ import java.util.function.*;
 final class LlmArea implements Kit.Area {
     private Kit kit;
 
+    /** First: its own client.create fields come before every part. */
+    @Override public int order() { return 10; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;

@@ -4,6 +4,8 @@ import java.util.Map;
 
 /** mcp.load and mcp.list, and the mcpConfig they share with toolkit.create. */
 final class McpArea implements Kit.Area {
+    @Override public int order() { return 40; }
+
     @Override
     public void install(Kit kit) {
         kit.toolkitPart((a, opts) -> {

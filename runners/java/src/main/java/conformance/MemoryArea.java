@@ -11,6 +11,8 @@ final class MemoryArea implements Kit.Area {
     private final Map<String, Object> conversations = new HashMap<>();
     private Kit kit;
 
+    @Override public int order() { return 90; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;

@@ -12,6 +12,8 @@ import java.util.function.Function;
 final class ResilienceArea implements Kit.Area {
     private Kit kit;
 
+    @Override public int order() { return 80; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;

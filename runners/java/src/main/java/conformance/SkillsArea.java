@@ -4,6 +4,8 @@ import java.util.*;
 
 /** The skill source (upstream SPEC §3): toolkit.create's skill options, toolkit.skillsPrompt and skills.list. */
 final class SkillsArea implements Kit.Area {
+    @Override public int order() { return 60; }
+
     @Override
     public void install(Kit kit) {
         // Skills only when asked: absent skillsDir leaves the port's option null (off).

@@ -6,6 +6,9 @@ import java.util.*;
 final class StoreArea implements Kit.Area {
     private Kit kit;
 
+    /** After the transport area, whose refusal comes before a store is made. */
+    @Override public int order() { return 30; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;

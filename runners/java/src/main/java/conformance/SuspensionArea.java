@@ -14,11 +14,20 @@ import java.util.function.Function;
 final class SuspensionArea implements Kit.Area {
     static final String WAIT_FOR = "suspension.waitFor", TOOL = "suspension.tool";
 
+    @Override public int order() { return 100; }
+
     @Override
     public void install(Kit kit) {
         kit.slots(WAIT_FOR, TOOL);
         kit.clientPart((handle, a, opts, kept) -> {
             if (Boolean.TRUE.equals(a.get("waitFor"))) Port.set(opts, "waitFor", waitFor(kit, handle));
+        });
+        // suspendingTools after the tools area's extraTools (as the reference adapter adds them)
+        kit.toolkitPart((a, opts) -> {
+            if (!(a.get("suspendingTools") instanceof List<?> suspending)) return;
+            List<Object> tools = Port.get(opts, "extraTools") instanceof List<?> extra ? new ArrayList<>(extra) : new ArrayList<>();
+            suspending.forEach(t -> tools.add(tool(kit, (String) a.get("handle"), (Map<?, ?>) t)));
+            Port.set(opts, "extraTools", tools);
         });
     }
 
@@ -33,7 +42,7 @@ final class SuspensionArea implements Kit.Area {
     }
 
     /** A suspendingTools entry as the port's Tool (source "custom"); ctx is null on a first call, as the port passes it. */
-    static Object tool(Kit kit, String toolkit, Map<?, ?> spec) {
+    private static Object tool(Kit kit, String toolkit, Map<?, ?> spec) {
         String name = (String) spec.get("name");
         return Port.implement("Tool", (method, args) -> switch (method) {
             case "name" -> name;

@@ -7,6 +7,8 @@ import java.util.function.Function;
 final class ToolsArea implements Kit.Area {
     private Kit kit;
 
+    @Override public int order() { return 50; }
+
     @Override
     public void install(Kit kit) {
         this.kit = kit;
@@ -41,18 +43,17 @@ final class ToolsArea implements Kit.Area {
         kit.op("sanitize", a -> Json.obj("value", Port.call("Tool", null, "sanitize", a.get("value"))));
     }
 
-    /** The other areas' parts (mcpConfig) first, then extraTools and suspendingTools, the caller's limits and builtins. */
+    /** extraTools, then the other areas' parts (mcpConfig, skills, tools after these), the caller's limits and builtins. */
     private Object toolkitCreate(Map<String, Object> a) {
         String handle = (String) a.get("handle");
         List<?> extra = (List<?>) a.get("extraTools");
-        List<?> suspending = (List<?>) a.get("suspendingTools");
         Object tk = Kit.newToolkit(opts -> {
+            if (extra != null) {
+                List<Object> tools = new ArrayList<>();
+                extra.forEach(t -> tools.add(extraTool(handle, (Map<?, ?>) t)));
+                Port.set(opts, "extraTools", tools);
+            }
             kit.applyToolkitParts(a, opts);
-            List<Object> tools = new ArrayList<>();
-            if (extra != null) extra.forEach(t -> tools.add(extraTool(handle, (Map<?, ?>) t)));
-            // the suspension area's tools, after the extra tools (as the reference adapter adds them)
-            if (suspending != null) suspending.forEach(t -> tools.add(SuspensionArea.tool(kit, handle, (Map<?, ?>) t)));
-            if (extra != null || suspending != null) Port.set(opts, "extraTools", tools);
             if (KitLimits.limited(a)) Port.set(opts, "cancelSignal", KitLimits.cancelSignal(a));
             // builtins as given, a Map or a Boolean (absent: off, newToolkit's); builtinsDefault: none at all
             if (a.containsKey("builtins")) Port.set(opts, "builtins", a.get("builtins"));

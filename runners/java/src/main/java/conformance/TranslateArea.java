@@ -8,6 +8,8 @@ import java.util.*;
  * port returned it. The toolkit is declared, never run.
  */
 final class TranslateArea implements Kit.Area {
+    @Override public int order() { return 110; }
+
     @Override
     public void install(Kit kit) {
         kit.op("client.translate", a -> {

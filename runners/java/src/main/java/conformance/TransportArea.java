@@ -20,6 +20,9 @@ final class TransportArea implements Kit.Area {
 
     private KitHost host;
 
+    /** Before the store area: httpTimeoutMs is refused before the host store is made. */
+    @Override public int order() { return 20; }
+
     @Override
     public void install(Kit kit) {
         host = kit.host;
