@@ -48,6 +48,9 @@ func TestEveryAreaIsWhole(t *testing.T) {
 			}
 		}
 		if len(a.Slots) == 0 && a.Protocol == nil {
+			if !strings.Contains(string(readme), "Ops: none of its own") {
+				t.Errorf("area %s has no protocol fragment, and its README does not say \"Ops: none of its own\"", a.Name)
+			}
 			continue
 		}
 		if a.Protocol == nil {
