@@ -405,7 +405,7 @@ Feature: Contract C15 - single-turn translate
 
   @id:c15-arguments-numbers @recommended @src:rec-c15-arguments
   @C15.15
-  Scenario: anthropic input numbers become arguments as the provider wrote them: an integer beyond 2^53 is not rounded
+  Scenario: anthropic input numbers become arguments as the provider wrote them: an integer beyond 2^53 not rounded, a double's JSON spelling kept
     Given an anthropic client
     And the fake LLM replies in the anthropic style with the content [{"type": "tool_use", "id": "t1", "name": "f", "input": {"id": ⟨edge:beyond-2^53⟩, "f": ⟨edge:float-sum⟩, "t": ⟨edge:min-subnormal⟩, "n": -1}}] and the stop reason "tool_use"
     When the client translates the request:
