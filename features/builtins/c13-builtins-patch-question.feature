@@ -91,3 +91,24 @@ Feature: Contract C13 - the built-in tools apply_patch and question
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c13-question-edge-texts @required @src:spec-c13-question
+  @C13.15
+  Scenario Outline: the rendered prompt keeps each question and option as given, options in their given order: escapes, whitespace, CR, line separators (<style> <mode>)
+    Given an <style> client
+    And the built-in tools are set to true
+    And a toolkit of the options the scenario set
+    And the fake LLM first calls, at once, the tool "question" with {"questions": [{"question": ⟨edge-json:escape-all⟩, "options": ⟨edge:names-out-of-order⟩}, {"question": ⟨edge-json:whitespace⟩, "header": ⟨edge-json:quote⟩, "options": [⟨edge-json:markup⟩, ⟨edge-json:crlf⟩]}, {"question": ⟨edge-json:line-separators⟩}]}, and then answers "done"
+    When the client runs "ask" in <mode> mode
+    Then the call succeeds
+    And the run made 1 LLM request
+    And the run result has {"status": "pending"}
+    And the run's pending request's text "prompt" is exactly "⟨edge:escape-all⟩ (options: zeta, Alpha, beta, _under, 0num)⟨U+000A⟩⟨edge:whitespace⟩ (options: ⟨edge:markup⟩, ⟨edge:crlf⟩)⟨U+000A⟩⟨edge:line-separators⟩"
+    And the run's pending request's "data" is exactly {"questions": [{"question": ⟨edge-json:escape-all⟩, "options": ⟨edge:names-out-of-order⟩}, {"question": ⟨edge-json:whitespace⟩, "header": ⟨edge-json:quote⟩, "options": [⟨edge-json:markup⟩, ⟨edge-json:crlf⟩]}, {"question": ⟨edge-json:line-separators⟩}]}
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |

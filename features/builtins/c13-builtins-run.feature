@@ -127,3 +127,51 @@ Feature: Contract C13 - the built-in tools at work: bash, read, write, edit and 
     When the built-in tool "todowrite" is run with {"todos": [{"id": "b", "text": "first", "completed": false}, {"id": "a", "text": "second", "completed": true}, {"id": "b", "text": "third", "completed": false}]}
     Then the built-in tool's result is not an error
     And the built-in tool's output is exactly "[ ] first⟨U+000A⟩[x] second⟨U+000A⟩[ ] third"
+
+  @id:c13-edit-exact-string @required @src:spec-c13-files
+  @C13.11
+  Scenario Outline: edit replaces the exact string, never a pattern, and writes the new one as given (<case>)
+    Given the sandbox has the file "e.txt" holding "<before>"
+    When the built-in tool "edit" is run with {"path": "{{tmp}}/e.txt", "oldString": <old>, "newString": <new>, "replaceAll": <all>}
+    Then the built-in tool's result is not an error
+    And the sandbox file "e.txt" holds exactly "<after>"
+
+    Examples:
+      | case                                  | before                                  | old                      | new                     | all   | after                                        |
+      | a dot is no wildcard                  | axb⟨U+000A⟩a.b⟨U+000A⟩                  | "a.b"                    | "X"                     | false | axb⟨U+000A⟩X⟨U+000A⟩                         |
+      | a group is no group, replaced in all  | (.)x(.)⟨U+000A⟩                          | "(.)"                    | "[$1]"                  | true  | [$1]x[$1]⟨U+000A⟩                            |
+      | backslashes are themselves            | ⟨edge:backslash⟩                        | "\\\\dir\\\\n"           | "\\\\1"                | false | C:\\1 is not a newline                      |
+      | every escape, old and new             | <⟨edge:escape-all⟩>                     | ⟨edge-json:escape-all⟩   | ⟨edge-json:crlf⟩        | true  | <⟨edge:crlf⟩>                                |
+
+  @id:c13-read-window-lines @recommended @src:rec-c13-texts
+  @C13.11
+  Scenario Outline: a window counts every line split on \n: blank lines count, a CR stays with its line (<case>)
+    Given the sandbox has the file "w.txt" holding "<file>"
+    When the built-in tool "read" is run with {"path": "{{tmp}}/w.txt", <window>}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<output>"
+
+    Examples:
+      | case              | file                                                  | window                  | output                   |
+      | CRLF lines        | l1⟨U+000D⟩⟨U+000A⟩l2⟨U+000D⟩⟨U+000A⟩l3⟨U+000D⟩⟨U+000A⟩ | "offset": 2, "limit": 1 | l2⟨U+000D⟩               |
+      | blank lines count | a⟨U+000A⟩⟨U+000A⟩⟨U+000A⟩b⟨U+000A⟩c                   | "offset": 3, "limit": 2 | ⟨U+000A⟩b                |
+      | blanks kept       | a⟨U+000A⟩⟨U+0020⟩⟨U+0009⟩x⟨U+0009⟩⟨U+0020⟩⟨U+000A⟩b    | "offset": 2, "limit": 1 | ⟨U+0020⟩⟨U+0009⟩x⟨U+0009⟩⟨U+0020⟩ |
+
+  @id:c13-bash-output-edge @required @src:spec-c13-bash
+  @C13.10
+  Scenario Outline: a command's output keeps a CR, a line separator and a character beyond U+FFFF (<case>)
+    When the built-in tool "bash" is run with {"command": "<command>", "workdir": "{{tmp}}"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<output>"
+
+    Examples:
+      | case                  | command                          | output                                    |
+      | CRLF                  | printf 'a\\r\\nb'                | a⟨U+000D⟩⟨U+000A⟩b                        |
+      | U+2028 and non-BMP    | printf '🚀⟨U+2028⟩x𝄞'            | 🚀⟨U+2028⟩x𝄞                              |
+
+  @id:c13-todowrite-edge-texts @recommended @src:rec-c13-todowrite
+  @C13.17
+  Scenario: todowrite renders each text as given: every escape, whitespace, CR and markup kept
+    When the built-in tool "todowrite" is run with {"todos": [{"id": "1", "text": ⟨edge-json:escape-all⟩, "completed": false}, {"id": "2", "text": ⟨edge-json:whitespace⟩, "completed": true}, {"id": "3", "text": ⟨edge-json:crlf⟩, "completed": false}, {"id": "4", "text": ⟨edge-json:markup⟩, "completed": true}]}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "[ ] ⟨edge:escape-all⟩⟨U+000A⟩[x] ⟨edge:whitespace⟩⟨U+000A⟩[ ] ⟨edge:crlf⟩⟨U+000A⟩[x] ⟨edge:markup⟩"

@@ -96,3 +96,13 @@ Feature: Contract C13 - the built-in tools at work: glob, grep and webfetch
     When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/slow", "format": "html", "timeout": 5}
     Then the built-in tool's result is not an error
     And the built-in tool's output is exactly "slow-body"
+
+  @id:c13-glob-code-point-order @recommended @src:rec-c13-glob-order
+  @C13.12
+  Scenario: glob sorts by code point, not by case and not by UTF-16 unit: B before a, U+FF21 before U+1F680
+    Given the sandbox has the file "B.txt" holding "b⟨U+000A⟩"
+    And the sandbox has the file "⟨U+1F680⟩.txt" holding "r⟨U+000A⟩"
+    And the sandbox has the file "⟨U+FF21⟩.txt" holding "f⟨U+000A⟩"
+    When the built-in tool "glob" is run with {"pattern": "**/*.txt", "path": "{{tmp}}"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "B.txt⟨U+000A⟩a.txt⟨U+000A⟩sub/b.txt⟨U+000A⟩z é.txt⟨U+000A⟩⟨U+FF21⟩.txt⟨U+000A⟩⟨U+1F680⟩.txt"

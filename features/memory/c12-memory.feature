@@ -222,3 +222,21 @@ Feature: Contract C12 - conversation memory
       | openai    |
       | anthropic |
 
+
+  @id:c12-conversation-edge-texts @required @src:spec-c12-conversation
+  @C12.20
+  Scenario Outline: a conversation sends and keeps its prompts as given: every escape, whitespace, CR and line separator (<style>)
+    Given an <style> client
+    And an empty toolkit
+    And a conversation on the client
+    When the conversation sends "⟨edge:escape-all⟩"
+    And the conversation sends "⟨edge:whitespace⟩"
+    And the conversation sends "⟨edge:crlf⟩⟨edge:line-separators⟩⟨edge:blank-lines⟩"
+    Then the call succeeds
+    And LLM request 3 carries exactly the messages "⟨edge:escape-all⟩", "ok", "⟨edge:whitespace⟩", "ok", "⟨edge:crlf⟩⟨edge:line-separators⟩⟨edge:blank-lines⟩", besides a system prompt
+    And the conversation's messages are the messages of its last send
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |

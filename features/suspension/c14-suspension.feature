@@ -350,3 +350,44 @@ Feature: Contract C14 - suspension: Pending and waitFor
       | style     |
       | openai    |
       | anthropic |
+
+  @id:c14-declined-edge-prompt @required @src:spec-c14-declined
+  @C14.2
+  Scenario Outline: the declined text carries the prompt as given: quote, backslash, markup, U+2028, non-BMP, a trailing tab (<style> <mode>)
+    Given an <style> client
+    And the client's waitFor answers {"ok": false, "reason": "declined"}
+    And the tool "edgy" suspends with the request {"id": "req-edge-5", "kind": "approval", "prompt": ⟨edge-json:escape-all⟩, "data": {"k": ⟨edge:keys-out-of-order⟩, "s": ⟨edge-json:line-separators⟩}} and the output "Waiting (placeholder)"
+    And a toolkit with the suspending tool "edgy"
+    And the fake LLM first calls the tool "edgy" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And waitFor was called with exactly the request of "edgy"
+    And LLM request 2 carries, for "edgy", the tool result "declined/expired: ⟨edge:escape-all⟩"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |
+
+  @id:c14-halt-edge-request @required @src:spec-c14-halt
+  @C14.4
+  Scenario Outline: without waitFor the pending Request is the tool's as given: every escape, whitespace and line separator (<style> <mode>)
+    Given an <style> client
+    And the tool "edgy" suspends with the request {"id": "req-edge-6", "kind": "input", "prompt": ⟨edge-json:whitespace⟩, "url": "https://auth.example/p?q=%22&r=<&s=ü", "data": {"k": ⟨edge:keys-out-of-order⟩, "s": ⟨edge-json:escape-all⟩, "c": ⟨edge-json:crlf⟩}, "expiresAt": "2027-01-01T00:00:00Z"} and the output "Waiting (placeholder)"
+    And a toolkit with the suspending tool "edgy"
+    And the fake LLM first calls the tool "edgy" with the arguments {"x": 1} and then answers "done"
+    When the client runs "go" in <mode> mode
+    Then the call succeeds
+    And the run made 1 LLM request
+    And the run result has {"status": "pending"}
+    And the run's pending request is exactly the request of "edgy"
+    And the run's pending request's text "prompt" is exactly "⟨edge:whitespace⟩"
+
+    Examples:
+      | style     | mode   |
+      | openai    | run    |
+      | anthropic | run    |
+      | openai    | stream |
+      | anthropic | stream |

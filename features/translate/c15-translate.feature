@@ -373,3 +373,71 @@ Feature: Contract C15 - single-turn translate
       """
     Then the call succeeds
     And LLM request 1's message 2 has, as written on the wire, a tool_use block "c1" whose input is exactly {"id": 9007199254740993, "f": 1.5}
+
+  @id:c15-usage-as-reported @required @src:spec-c15-one-call @src:spec-c9-usage
+  @C15.2
+  Scenario Outline: the result's usage is the provider's: openai's total as it reports it, not the sum of its parts (<style>)
+    Given an <style> client
+    And <reply>
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "go"}]}
+      """
+    Then the call succeeds
+    And the translate result has {"usage": <usage>}
+
+    Examples:
+      | style     | usage                                                          | reply                                                                                                                                                                                   |
+      | openai    | {"promptTokens": 11, "completionTokens": 7, "totalTokens": 25} | the fake LLM replies in the openai style with the message {"role": "assistant", "content": "ok"}, the finish reason "stop" and the usage {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 25} |
+      | anthropic | {"promptTokens": 11, "completionTokens": 7, "totalTokens": 18} | the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}], the stop reason "end_turn" and the usage {"input_tokens": 11, "output_tokens": 7}           |
+
+  @id:c15-arguments-edge-strings @recommended @src:rec-c15-arguments
+  @C15.15
+  Scenario: anthropic input strings become arguments as JSON.stringify writes them: quote, backslash, controls, U+2028, non-BMP, whitespace, the provider's key order
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "tool_use", "id": "t1", "name": "f", "input": {"s": ⟨edge-json:escape-all⟩, "ws": ⟨edge-json:whitespace⟩, "crlf": ⟨edge-json:crlf⟩, "ls": ⟨edge-json:line-separators⟩, "c": ⟨edge-json:controls⟩, "nb": ⟨edge-json:non-bmp⟩, "m": ⟨edge-json:markup⟩, "k": ⟨edge:keys-out-of-order⟩, "names": ⟨edge:names-out-of-order⟩}}] and the stop reason "tool_use"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "go"}]}
+      """
+    Then the call succeeds
+    And the translate's tool call "t1" has exactly the arguments {"s":⟨edge-json:escape-all⟩,"ws":⟨edge-json:whitespace⟩,"crlf":⟨edge-json:crlf⟩,"ls":⟨edge-json:line-separators⟩,"c":⟨edge-json:controls⟩,"nb":⟨edge-json:non-bmp⟩,"m":⟨edge-json:markup⟩,"k":⟨edge:keys-out-of-order⟩,"names":⟨edge:names-out-of-order⟩}
+
+  @id:c15-arguments-numbers @recommended @src:rec-c15-arguments
+  @C15.15
+  Scenario: anthropic input numbers become arguments as the provider wrote them: an integer beyond 2^53 not rounded, a double's JSON spelling kept
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "tool_use", "id": "t1", "name": "f", "input": {"id": ⟨edge:beyond-2^53⟩, "f": ⟨edge:float-sum⟩, "t": ⟨edge:min-subnormal⟩, "n": -1}}] and the stop reason "tool_use"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "go"}]}
+      """
+    Then the call succeeds
+    And the translate's tool call "t1" has exactly the arguments {"id":⟨edge:beyond-2^53⟩,"f":⟨edge:float-sum⟩,"t":⟨edge:min-subnormal⟩,"n":-1}
+
+  @id:c15-openai-arguments-whitespace @required @src:spec-c15-arguments
+  @C15.15
+  Scenario: openai arguments come back byte for byte: the provider's tabs, CRLF, padding and escape sequences kept
+    Given an openai client
+    And the fake LLM replies in the openai style with the message {"role": "assistant", "content": null, "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "f", "arguments": "\n\t{ \"b\" :\r\n 1 , \"a\": \"\\u2028 \\/ \\u00fc\" }  \n"}}]} and the finish reason "tool_calls"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": "go"}]}
+      """
+    Then the call succeeds
+    And the translate's tool call "t1" has exactly the arguments ⟨U+000A⟩⟨U+0009⟩{ "b" :⟨U+000D⟩⟨U+000A⟩ 1 , "a": "\u2028 \/ \u00fc" }⟨U+0020⟩⟨U+0020⟩⟨U+000A⟩
+
+  @id:c15-inbound-edge-texts @required @src:spec-c15-inbound
+  @C15.4 @C15.6
+  Scenario: parts and tool results reach anthropic as written: every escape, whitespace and line separator kept, parts joined as they are
+    Given an anthropic client
+    And the fake LLM replies in the anthropic style with the content [{"type": "text", "text": "ok"}] and the stop reason "end_turn"
+    When the client translates the request:
+      """
+      {"messages": [{"role": "user", "content": [{"type": "text", "text": ⟨edge-json:whitespace⟩}, {"type": "text", "text": ⟨edge-json:escape-all⟩}, {"type": "text", "text": ⟨edge-json:blank-lines⟩}]}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "c2", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": ⟨edge-json:crlf⟩}, {"role": "tool", "tool_call_id": "c2", "content": ⟨edge-json:line-separators⟩}]}
+      """
+    Then the call succeeds
+    And LLM request 1 has 3 messages
+    And LLM request 1's message 1 has the role "user" and the text "⟨edge:whitespace⟩⟨edge:escape-all⟩⟨edge:blank-lines⟩", in one piece
+    And LLM request 1's message 3 holds, for "c1", the tool result text "⟨edge:crlf⟩"
+    And LLM request 1's message 3 holds, for "c2", the tool result text "⟨edge:line-separators⟩"

@@ -70,6 +70,10 @@ func (w *World) inSandbox(rel string) (string, error) {
 }
 
 func (w *World) sandboxFile(rel, content string) error {
+	rel, err := common.CodePoints(rel) // a name may hold a character written ⟨U+XXXX⟩
+	if err != nil {
+		return err
+	}
 	p, err := w.inSandbox(rel)
 	if err != nil {
 		return err

@@ -128,6 +128,11 @@ func (w *World) carriesExactly(n int, list string) error {
 		}
 	}
 	want := common.QuotedList(list)
+	for i := range want {
+		if want[i], err = common.CodePoints(want[i]); err != nil {
+			return err
+		}
+	}
 	if common.CompactJSON(texts) != common.CompactJSON(want) {
 		return fmt.Errorf("LLM request %d carries other messages (-want +got):\n%w", n, kernel.DiffOf(want, texts))
 	}
@@ -160,6 +165,9 @@ func (w *World) convo() (string, error) {
 func (w *World) send(prompt string) error {
 	h, err := w.convo()
 	if err != nil {
+		return err
+	}
+	if prompt, err = common.CodePoints(prompt); err != nil {
 		return err
 	}
 	r, err := w.Call("conversation.send", map[string]any{"conversation": h, "prompt": prompt})

@@ -37,6 +37,7 @@ func registerSuspensionSteps(sc *kernel.Steps) {
 	sc.Step(`^the run's pending request is exactly the request of "([^"]*)"$`, (*World).pendingIs)
 	sc.Step(`^the run's pending request has exactly the keys (.+)$`, (*World).pendingKeys)
 	sc.Step(`^the run has no pending request$`, (*World).noPending)
+	sc.Step(`^the run's pending request's text "([^"]*)" is exactly "([^"]*)"$`, (*World).pendingText)
 	sc.Step(`^the run's pending request's "([^"]*)" is exactly (.+)$`, (*World).pendingField)
 	sc.Step(`^the run's messages end with one tool result, for the call of "([^"]*)"$`, (*World).endsWithOne)
 	sc.Step(`^the run's last tool result holds exactly "([^"]*)"$`, (*World).lastResultHolds)
@@ -324,6 +325,23 @@ func (w *World) pendingField(key, raw string) error {
 	return common.SameJSON("the run's pending request's "+key, raw, p[key])
 }
 
+// pendingText: a text field of the pending Request is exactly the text (its ⟨…⟩ notation
+// expanded), for texts a JSON string in a step could not spell as one value.
+func (w *World) pendingText(key, want string) error {
+	want, err := common.CodePoints(want)
+	if err != nil {
+		return err
+	}
+	p, err := w.pending()
+	if err != nil {
+		return err
+	}
+	if got, ok := p[key].(string); !ok || got != want {
+		return fmt.Errorf("the run's pending request's %s is %s; want exactly %q", key, common.CompactJSON(p[key]), want)
+	}
+	return nil
+}
+
 func (w *World) noPending() error {
 	r, err := client.LastResult(w.A)
 	if err == nil && r["pending"] != nil {
@@ -409,6 +427,10 @@ func (w *World) resultFor(n int, name string) (common.ToolResult, error) {
 }
 
 func (w *World) carries(n int, name, want string) error {
+	want, err := common.CodePoints(want)
+	if err != nil {
+		return err
+	}
 	r, err := w.resultFor(n, name)
 	if err == nil && r.Content != want {
 		err = fmt.Errorf("LLM request %d carries, for %q, %q; want exactly %q", n, name, r.Content, want)

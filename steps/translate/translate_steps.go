@@ -19,6 +19,8 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM replies in the anthropic style with the content (\[.*\]) and the stop reason "([^"]*)"$`, (*World).anthropicReply)
 	sc.Step(`^the fake LLM replies in the openai style with the message (\{.*\}) and the finish reason "([^"]*)"$`, (*World).openaiReply)
 	sc.Step(`^the fake LLM first fails with (\d+), then replies in the openai style with the message (\{.*\}) and the finish reason "([^"]*)"$`, (*World).failThenOpenAI)
+	sc.Step(`^the fake LLM replies in the openai style with the message (\{.*\}), the finish reason "([^"]*)" and the usage (\{.*\})$`, (*World).openaiReplyUsage)
+	sc.Step(`^the fake LLM replies in the anthropic style with the content (\[.*\]), the stop reason "([^"]*)" and the usage (\{.*\})$`, (*World).anthropicReplyUsage)
 
 	// The translate itself.
 	sc.Step(`^the client translates the request:$`, (*World).translates)
@@ -38,6 +40,7 @@ func registerTranslateSteps(sc *kernel.Steps) {
 	sc.Step(`^LLM request (\d+)'s message (\d+) has the role "([^"]*)" and a content block including (\{.*\})$`, (*World).messageBlock)
 	sc.Step(`^LLM request (\d+)'s message (\d+) has, as written on the wire, a tool_use block "([^"]*)" whose input is exactly (\{.*\})$`, (*World).toolUseInputWritten)
 	sc.Step(`^LLM request (\d+)'s message (\d+) is a user message whose tool_result blocks answer, in order, (.+)$`, (*World).toolResultOrder)
+	sc.Step(`^LLM request (\d+)'s message (\d+) holds, for "([^"]*)", the tool result text "([^"]*)"$`, (*World).toolResultText)
 	sc.Step(`^no message of LLM request (\d+) has the role (.+)$`, (*World).noRole)
 	sc.Step(`^LLM request (\d+)'s "([^"]*)" contains, in order, (.+)$`, (*World).fieldContains)
 	sc.Step(`^LLM request (\d+)'s "([^"]*)" is exactly (.+)$`, (*World).fieldIs)
@@ -48,24 +51,53 @@ func registerTranslateSteps(sc *kernel.Steps) {
 func (w *World) script(r ...llmfake.Reply) { w.client().Route.Script(r...) }
 
 func (w *World) anthropicReply(content, stop string) error {
+	return w.anthropicReplyUsage(content, stop, `{"input_tokens":11,"output_tokens":7}`)
+}
+
+// anthropicReplyUsage scripts the raw reply, its content's ⟨…⟩ notation expanded and then
+// kept byte for byte (key order, escapes and number spellings are what the provider wrote).
+func (w *World) anthropicReplyUsage(content, stop, usage string) error {
+	content, err := common.CodePoints(content)
+	if err != nil {
+		return err
+	}
 	var blocks []json.RawMessage
 	if err := json.Unmarshal([]byte(content), &blocks); err != nil {
 		return fmt.Errorf("harness: %s is not a JSON array: %w", content, err)
 	}
-	body := fmt.Sprintf(`{"id":"msg_t1","type":"message","role":"assistant","model":"fake-model","content":%s,"stop_reason":%q,"stop_sequence":null,"usage":{"input_tokens":11,"output_tokens":7}}`, content, stop)
+	if !json.Valid([]byte(usage)) {
+		return fmt.Errorf("harness: the usage %s is not JSON", usage)
+	}
+	body := fmt.Sprintf(`{"id":"msg_t1","type":"message","role":"assistant","model":"fake-model","content":%s,"stop_reason":%q,"stop_sequence":null,"usage":%s}`, content, stop, usage)
 	w.script(llmfake.Reply{Body: json.RawMessage(body)})
 	return nil
 }
 
 func openaiBody(message, finish string) (json.RawMessage, error) {
-	if !json.Valid([]byte(message)) {
-		return nil, fmt.Errorf("harness: %s is not JSON", message)
+	return openaiBodyUsage(message, finish, `{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}`)
+}
+
+func openaiBodyUsage(message, finish, usage string) (json.RawMessage, error) {
+	message, err := common.CodePoints(message)
+	if err != nil {
+		return nil, err
 	}
-	return json.RawMessage(fmt.Sprintf(`{"id":"chatcmpl-t1","object":"chat.completion","model":"fake-model","choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}}`, message, finish)), nil
+	if !json.Valid([]byte(message)) || !json.Valid([]byte(usage)) {
+		return nil, fmt.Errorf("harness: %s or its usage %s is not JSON", message, usage)
+	}
+	return json.RawMessage(fmt.Sprintf(`{"id":"chatcmpl-t1","object":"chat.completion","model":"fake-model","choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":%s}`, message, finish, usage)), nil
 }
 
 func (w *World) openaiReply(message, finish string) error {
 	b, err := openaiBody(message, finish)
+	if err == nil {
+		w.script(llmfake.Reply{Body: b})
+	}
+	return err
+}
+
+func (w *World) openaiReplyUsage(message, finish, usage string) error {
+	b, err := openaiBodyUsage(message, finish, usage)
 	if err == nil {
 		w.script(llmfake.Reply{Body: b})
 	}
@@ -185,6 +217,10 @@ func (w *World) argsParse(id, raw string) error {
 }
 
 func (w *World) argsExactly(id, want string) error {
+	want, err := common.CodePoints(want)
+	if err != nil {
+		return err
+	}
 	s, err := w.call(id)
 	if err == nil && s != want {
 		err = fmt.Errorf("the tool call %q's arguments are %q; want exactly %q", id, s, want)
@@ -274,6 +310,10 @@ func (w *World) messageText(n, i int, role, text string) error {
 // messageTextWhole: the content is the text itself, a string or one text block: parts given
 // to the translate were flattened, not passed on as several blocks.
 func (w *World) messageTextWhole(n, i int, role, text string) error {
+	text, err := common.CodePoints(text)
+	if err != nil {
+		return err
+	}
 	m, err := w.message(n, i)
 	if err != nil {
 		return err
@@ -355,6 +395,29 @@ func (w *World) toolResultOrder(n, i int, list string) error {
 		return fmt.Errorf("LLM request %d's message %d is %s; want a user message answering, in order, %q", n, i, common.ClipString(common.CompactJSON(m), 600), want)
 	}
 	return nil
+}
+
+// toolResultText: the tool_result block answering id holds exactly the text (a string or
+// text blocks, read as one).
+func (w *World) toolResultText(n, i int, id, text string) error {
+	text, err := common.CodePoints(text)
+	if err != nil {
+		return err
+	}
+	m, err := w.message(n, i)
+	if err != nil {
+		return err
+	}
+	blocks, _ := m["content"].([]any)
+	for _, b := range blocks {
+		if blk, _ := b.(map[string]any); blk["type"] == "tool_result" && blk["tool_use_id"] == id {
+			if got := common.ContentText(blk["content"]); got != text {
+				return fmt.Errorf("LLM request %d's tool_result for %q holds %q; want exactly %q", n, id, got, text)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("LLM request %d's message %d has no tool_result for %q: %s", n, i, id, common.ClipString(common.CompactJSON(m), 600))
 }
 
 func (w *World) noRole(n int, list string) error {
