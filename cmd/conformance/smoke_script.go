@@ -30,6 +30,7 @@ type smoke struct {
 	answer     map[string]string // slot -> "edit" or "raise"; absent: its smoke block's return
 	saw        map[string]int    // slot -> calls in the whole run
 	calls      map[string]int    // slot -> calls within the request in flight
+	broke      string            // the request the adapter broke on ("": it has not)
 	lines      []smokeLine
 }
 
@@ -98,8 +99,10 @@ func (s *smoke) run() {
 	s.walkOps()
 	s.walkSlots()
 	s.relay()
-	r, err = s.proc.Call(s.ctx, "shutdown", map[string]any{})
-	s.check(err == nil && r.OK, "shutdown answered (%v)", errOr(err, r))
+	if s.broke == "" {
+		r, err = s.proc.Call(s.ctx, "shutdown", map[string]any{})
+		s.check(err == nil && r.OK, "shutdown answered (%v)", errOr(err, r))
+	}
 }
 
 // send makes one request and judges the adapter's answer: ok, a library error relayed with
@@ -108,6 +111,9 @@ func (s *smoke) run() {
 func (s *smoke) send(op string, args map[string]any, replies []json.RawMessage) (state, detail string, r *adapter.Response) {
 	if !slices.Contains(s.ops, op) {
 		return stUnsupported, "hello does not list " + op, nil
+	}
+	if s.broke != "" {
+		return stSkipped, "the adapter broke on " + s.broke + " (see above)", nil
 	}
 	for _, slot := range s.proto.SlotsNeeded(op, args) {
 		if !slices.Contains(s.slots, slot) {
@@ -129,6 +135,8 @@ func (s *smoke) send(op string, args map[string]any, replies []json.RawMessage) 
 	r, err := s.proc.CallHost(s.ctx, op, args, s.host)
 	switch {
 	case err != nil:
+		// A timeout, a malformed line or an exit ends the process: what follows is not sent.
+		s.broke = op
 		return stFail, err.Error(), nil
 	case len(r.Crashes) > 0:
 		return stFail, "the library crashed outside the call's result: " + strings.Join(r.Crashes, "; "), r
@@ -173,6 +181,10 @@ func (s *smoke) host(fn string, raw json.RawMessage) adapter.Answer {
 // relay: an unknown handle is an error, not a dead adapter; what the library raises (an HTTP
 // 400) comes back relayed with its type.
 func (s *smoke) relay() {
+	if s.broke != "" {
+		s.line(stSkipped, "unknown handle, error relay and shutdown: not checked, the adapter broke on %s", s.broke)
+		return
+	}
 	if slices.Contains(s.ops, "toolkit.describe") {
 		r, err := s.proc.Call(s.ctx, "toolkit.describe", map[string]any{"toolkit": "smoke_missing"})
 		s.check(err == nil && !r.OK, "an unknown handle is an error, and the adapter lives on (%v)", errOr(err, r))
