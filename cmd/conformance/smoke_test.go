@@ -20,13 +20,16 @@ func TestSmokeJudgesEachAdapter(t *testing.T) {
 	addPortFolder(t, root, "liar", map[string]string{
 		"port.json": `{"name": "liar", "language": "Bash", "order": 9, "implementations": [{"name": "liar"}], "toolchain": {}}`,
 		"prepare":   prepare,
-		// It says it has sanitize and a slot, then answers sanitize with the wrong value.
+		// It says it has sanitize, a toolkit with a host tool and two slots, then answers sanitize
+		// and tool.execute with made-up values and never calls the host tool back.
 		"adapter": `#!/usr/bin/env bash
 while IFS= read -r line; do
 	id="$(sed -E 's/.*"id":([0-9]+).*/\1/' <<<"$line")"
 	case "$line" in
-	*'"op":"hello"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"port\":\"liar\",\"library\":\"none\",\"version\":\"0\",\"runtime\":\"bash\",\"ops\":[\"sanitize\"],\"slots\":[\"contract.tool\",\"llm.nosuch\"]},\"warnings\":[]}" ;;
+	*'"op":"hello"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"port\":\"liar\",\"library\":\"none\",\"version\":\"0\",\"runtime\":\"bash\",\"ops\":[\"sanitize\",\"toolkit.create\",\"tool.execute\"],\"slots\":[\"contract.tool\",\"llm.nosuch\"]},\"warnings\":[]}" ;;
 	*'"op":"shutdown"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{},\"warnings\":[]}"; exit 0 ;;
+	*'"op":"toolkit.create"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"tools\":[\"echo\"],\"status\":null},\"warnings\":[]}" ;;
+	*'"op":"tool.execute"'*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"output\":\"made up\",\"isError\":false},\"warnings\":[]}" ;;
 	*) echo "{\"id\":$id,\"ok\":true,\"result\":{\"value\":\"a b\"},\"warnings\":[]}" ;;
 	esac
 done
@@ -64,10 +67,12 @@ done
 		t.Errorf("the reference did not pass every check:\n%s", out)
 	}
 	for _, want := range []string{
-		"FAIL        hello lists 1 ops and 2 slots, all in the protocol (unknown: [] [llm.nosuch])",
+		"FAIL        hello lists 3 ops and 2 slots, all in the protocol (unknown: [] [llm.nosuch])",
 		"FAIL        op sanitize: value is a b, want a_b",
 		"unsupported op client.run: hello does not list client.run",
-		"unsupported slot contract.tool: return: toolkit.create: hello does not list toolkit.create",
+		"FAIL        op tool.execute: output is made up, want pong",
+		"FAIL        slot contract.tool: return: never called back; raise: never called back",
+		"ok          op toolkit.create\n",
 		"FAIL        op toolkit.create: ",
 		"skipped     op toolkit.describe: not smoked: it needs toolkit.create, and it failed",
 		"skipped     op sanitize: the adapter broke on toolkit.create (see above)",
