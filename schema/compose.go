@@ -20,7 +20,8 @@ func compose(fragments []Fragment) (any, *Protocol, error) {
 		return nil, nil, fmt.Errorf("protocol envelope: %w", err)
 	}
 	defs := env["$defs"].(map[string]any)
-	p := &Protocol{needs: map[string]map[string]string{}, argOwner: map[string]map[string]string{}}
+	p := &Protocol{needs: map[string]map[string]string{}, argOwner: map[string]map[string]string{},
+		smokeOps: map[string]SmokeOp{}, smokeSlots: map[string]SmokeSlot{}}
 	own := func(op, key, area string) {
 		if p.argOwner[op] == nil {
 			p.argOwner[op] = map[string]string{}
@@ -73,12 +74,26 @@ func compose(fragments []Fragment) (any, *Protocol, error) {
 				return nil, nil, err
 			}
 			p.ops = append(p.ops, op)
+			if len(o.Smoke) > 0 {
+				var sm SmokeOp
+				if err := strictSmoke(f.Area+" "+op, o.Smoke, &sm); err != nil {
+					return nil, nil, err
+				}
+				p.smokeOps[op] = sm
+			}
 		}
 		for slot := range f.Slots {
 			if !strings.HasPrefix(slot, f.Area+".") {
 				return nil, nil, fmt.Errorf("protocol fragment %s: slot %q is not named %s.<name>", f.Area, slot, f.Area)
 			}
 			p.slots = append(p.slots, slot)
+			if len(f.Slots[slot].Smoke) > 0 {
+				var sm SmokeSlot
+				if err := strictSmoke(f.Area+" "+slot, f.Slots[slot].Smoke, &sm); err != nil {
+					return nil, nil, err
+				}
+				p.smokeSlots[slot] = sm
+			}
 		}
 	}
 	for _, f := range fragments {

@@ -28,13 +28,15 @@ type Fragment struct {
 	Ops  map[string]struct {
 		Args   json.RawMessage `json:"args"`
 		Result json.RawMessage `json:"result"`
+		Smoke  json.RawMessage `json:"smoke"` // SmokeOp: what `conformance smoke` sends
 	} `json:"ops"`
 	Options map[string]map[string]json.RawMessage `json:"options"`
 	// Needs maps an op's argument ("bodyTransform", or "httpClient=recording" for one value)
 	// to the slot the adapter must install for it.
 	Needs map[string]map[string]string `json:"needs"`
 	Slots map[string]struct {
-		Args json.RawMessage `json:"args"`
+		Args  json.RawMessage `json:"args"`
+		Smoke json.RawMessage `json:"smoke"` // SmokeSlot: how `conformance smoke` triggers it
 	} `json:"slots"`
 	Defs map[string]json.RawMessage `json:"$defs"`
 }
@@ -51,15 +53,17 @@ func ParseFragment(name string, b []byte) (Fragment, error) {
 
 // Protocol validates requests, responses and per-op results against the composed schema.
 type Protocol struct {
-	request  *jsonschema.Schema
-	response *jsonschema.Schema
-	results  map[string]*jsonschema.Schema
-	callback *jsonschema.Schema
-	answer   *jsonschema.Schema
-	ops      []string
-	slots    []string
-	needs    map[string]map[string]string
-	argOwner map[string]map[string]string // op -> argument key -> the area that declares it
+	request    *jsonschema.Schema
+	response   *jsonschema.Schema
+	results    map[string]*jsonschema.Schema
+	callback   *jsonschema.Schema
+	answer     *jsonschema.Schema
+	ops        []string
+	slots      []string
+	needs      map[string]map[string]string
+	argOwner   map[string]map[string]string // op -> argument key -> the area that declares it
+	smokeOps   map[string]SmokeOp
+	smokeSlots map[string]SmokeSlot
 }
 
 // Envelope ops every adapter has, whatever its areas.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,22 +71,20 @@ func smokeOne(c common, proto *schema.Protocol, name string, env []string) bool 
 	s := &smoke{ctx: ctx, proc: p, proto: proto}
 	s.run()
 	fmt.Printf("%s\n", s.title(name))
-	failed := 0
+	// Red first, where the eye lands; then green; then what was not smoked.
+	rank := map[string]int{stFail: 0, stOK: 1, stSkipped: 2, stUnsupported: 3}
+	slices.SortStableFunc(s.lines, func(a, b smokeLine) int { return rank[a.state] - rank[b.state] })
+	count := map[string]int{}
 	for _, l := range s.lines {
-		if !l.ok {
-			failed++
-		}
-		mark := "ok  "
-		if !l.ok {
-			mark = "FAIL"
-		}
-		fmt.Printf("  %s %s\n", mark, safetext.Line(l.text))
+		count[l.state]++
+		fmt.Printf("  %-11s %s\n", l.state, safetext.Line(l.text))
 	}
+	failed := count[stFail]
 	if failed > 0 {
 		if tail := strings.TrimSpace(p.StderrTail()); tail != "" {
 			fmt.Printf("  adapter stderr (tail):\n%s\n", indentLines(ports.TailLines(tail, 15)))
 		}
 	}
-	fmt.Printf("%-9s %d ok, %d failed\n", name, len(s.lines)-failed, failed)
+	fmt.Printf("%-9s %d ok, %d failed, %d unsupported, %d skipped\n", name, count[stOK], failed, count[stUnsupported], count[stSkipped])
 	return failed == 0
 }
