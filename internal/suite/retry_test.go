@@ -27,6 +27,26 @@ func flipOnce() bool {
 }
 `
 
+// flipInOneProcess is flipOnce bound to the process that flipped first: every later call in
+// that process flips too, so a retry that reused the first attempt's adapter would fail again
+// (the test then sees no flaky verdict), while a fresh process never flips.
+const flipInOneProcess = `
+func flipOnce() bool {
+	p := os.Getenv("CONFORMANCE_TEST_FLIP")
+	if p == "" {
+		return false
+	}
+	me := strconv.Itoa(os.Getpid())
+	if f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+		f.WriteString(me)
+		f.Close()
+		return true
+	}
+	first, _ := os.ReadFile(p)
+	return string(first) == me
+}
+`
+
 // flippedReference applies hunks to a copy of the reference and returns the adapter env.
 func flippedReference(t *testing.T, root string, hunks ...mutant.Hunk) []string {
 	t.Helper()
@@ -47,8 +67,8 @@ func TestAFlipIsRetriedAndReportedFlaky(t *testing.T) {
 	o := speedOptions(t, "@id:g1-pre-change-keys", 1)
 	o.NoRetry = false
 	o.AdapterEnv = flippedReference(t, o.Root,
-		mutant.Hunk{File: "client_body.go", Find: "\t\"net/http\"\n", Replace: "\t\"net/http\"\n\t\"os\"\n"},
-		mutant.Hunk{File: "client_body.go", Find: "func deepCopy(v any) any {", Replace: flipOnce + "\nfunc deepCopy(v any) any {"},
+		mutant.Hunk{File: "client_body.go", Find: "\t\"net/http\"\n", Replace: "\t\"net/http\"\n\t\"os\"\n"}, // strconv is imported already
+		mutant.Hunk{File: "client_body.go", Find: "func deepCopy(v any) any {", Replace: flipInOneProcess + "\nfunc deepCopy(v any) any {"},
 		mutant.Hunk{File: "client_body.go", Find: "\tif c.opts.BodyTransform != nil {\n",
 			Replace: "\tif flipOnce() {\n\t\tbody[\"flipped\"] = true\n\t}\n\tif c.opts.BodyTransform != nil {\n"})
 	r := runOne(t, o)
@@ -72,9 +92,9 @@ func TestAFlipIsRetriedAndReportedFlaky(t *testing.T) {
 	if flaky != 1 || r.Red() {
 		t.Errorf("%d flaky scenarios, red %v; want exactly one, and a green run", flaky, r.Red())
 	}
-	if r.Timing.Replacements < 1 {
-		t.Errorf("%d adapters replaced; the retry must get a fresh one", r.Timing.Replacements)
-	}
+	// The retry met a fresh adapter: the flipping process flips on every call, so a retry on
+	// it would have failed again and left no flaky verdict (counted above). A count of
+	// replacements would not do: under load the run may end before a spare's start completes.
 }
 
 // A port that, once, never spawns the stdio child before the caller's cancel (a starved

@@ -38,8 +38,11 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	exe, _ := os.Executable()
 	before := listeningSockets(t)
 	procsBefore := processes()
+	// A cache of its own: the adapter's path then names this run's adapters alone, not those
+	// another package's tests start from the shared cache at the same time.
+	cache := t.TempDir()
 	results, err := Run(context.Background(), Options{Library: steps.Library(), Returned: steps.Returned,
-		Root: root, Cache: filepath.Join(root, ".cache"), Ports: []string{ports.Reference},
+		Root: root, Cache: cache, Ports: []string{ports.Reference},
 		Tags: "@G3.5,@G6.2,@G1.1,@A5.1", CallTimeout: 15 * time.Second, ScenarioTimeout: time.Minute,
 		PrepareTimeout: 5 * time.Minute, StdioArgv: []string{exe, "fake-mcp-stdio"},
 	})
@@ -61,7 +64,7 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	// Adapters are gone when Run returns; their stdio children may take a moment to be reaped.
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		leaked := newProcesses(procsBefore, processes(), exe, root)
+		leaked := newProcesses(procsBefore, processes(), exe, cache)
 		if len(leaked) == 0 {
 			break
 		}
@@ -101,13 +104,13 @@ func processes() map[int]string {
 // newProcesses lists processes started since before that belong to this run: adapters and
 // the stdio fakes they spawned (this test binary's, under this root: other checkouts on the
 // machine may be running suites of their own).
-func newProcesses(before, now map[int]string, exe, root string) []string {
+func newProcesses(before, now map[int]string, exe, cache string) []string {
 	var out []string
 	for pid, cmd := range now {
 		if _, old := before[pid]; old || pid == os.Getpid() {
 			continue
 		}
-		if strings.Contains(cmd, exe+" fake-mcp-stdio") || strings.Contains(cmd, filepath.Join(root, ".cache", "go", "adapter")) {
+		if strings.Contains(cmd, exe+" fake-mcp-stdio") || strings.Contains(cmd, filepath.Join(cache, "go", "adapter")) {
 			out = append(out, strconv.Itoa(pid)+": "+cmd)
 		}
 	}

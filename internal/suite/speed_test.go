@@ -130,7 +130,7 @@ func TestHungCallIsJudgedAtItsBound(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		var leaked []string
-		for _, p := range newProcesses(before, processes(), exe, o.Root) {
+		for _, p := range newProcesses(before, processes(), exe, o.Cache) {
 			// Only ours: other runs on this machine may have adapters of their own.
 			if strings.Contains(p, o.Cache) || strings.Contains(p, exe) {
 				leaked = append(leaked, p)
