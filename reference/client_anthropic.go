@@ -109,6 +109,8 @@ func (anthropicWire) decodeStream(r io.Reader, emit func(StreamEvent)) (reply, e
 				Type        string `json:"type"`
 				Text        string `json:"text"`
 				PartialJSON string `json:"partial_json"`
+				Thinking    string `json:"thinking"`
+				Signature   string `json:"signature"`
 			} `json:"delta"`
 			Usage *anthropicUsage `json:"usage"`
 			Error *anthropicError `json:"error"`
@@ -138,6 +140,11 @@ func (anthropicWire) decodeStream(r io.Reader, emit func(StreamEvent)) (reply, e
 				emit(StreamEvent{Type: "text", Delta: ev.Delta.Text})
 			case "input_json_delta":
 				p.json.WriteString(ev.Delta.PartialJSON)
+			case "thinking_delta":
+				// Thinking is kept for the echo (C9.16's pin), never a text event.
+				p.block.Thinking += ev.Delta.Thinking
+			case "signature_delta":
+				p.block.Signature += ev.Delta.Signature
 			}
 		case "message_delta":
 			// output_tokens here is the running total for the message, not an increment.

@@ -55,7 +55,7 @@ func anthropicMessage(a answer) map[string]any {
 // reason and output tokens, message_stop.
 func streamAnthropic(w http.ResponseWriter, a answer) {
 	s := httpfake.StartSSE(w)
-	s.NoSpace = a.noSpace
+	s.NoSpace, s.CRLF = a.noSpace, a.crlf
 	s.Event("message_start", map[string]any{
 		"type": "message_start",
 		"message": map[string]any{
@@ -70,26 +70,37 @@ func streamAnthropic(w http.ResponseWriter, a answer) {
 		},
 	})
 	index := 0
-	block := func(start map[string]any, deltaType, field string, parts []string) {
+	// block sends one content block: its start, each delta ({type, field: value}), its stop.
+	block := func(start map[string]any, deltas ...map[string]any) {
 		s.Event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start})
-		for _, p := range parts {
-			s.Event("content_block_delta", map[string]any{
-				"type":  "content_block_delta",
-				"index": index,
-				"delta": map[string]any{"type": deltaType, field: p},
-			})
+		for _, d := range deltas {
+			s.Event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": d})
 		}
 		s.Event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
 		index++
 	}
+	each := func(deltaType, field string, parts []string) []map[string]any {
+		out := make([]map[string]any, len(parts))
+		for i, p := range parts {
+			out[i] = map[string]any{"type": deltaType, field: p}
+		}
+		return out
+	}
+	if a.thinking != nil {
+		// The start carries empty thinking and signature; the text comes in thinking_delta
+		// pieces and the signature in one signature_delta, as the API sends them.
+		deltas := each("thinking_delta", "thinking", pieces(a.thinking.Text))
+		deltas = append(deltas, map[string]any{"type": "signature_delta", "signature": a.thinking.Signature})
+		block(map[string]any{"type": "thinking", "thinking": "", "signature": ""}, deltas...)
+	}
 	if a.text != "" {
-		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", a.textPieces())
+		block(map[string]any{"type": "text", "text": ""}, each("text_delta", "text", a.textPieces())...)
 	} else if len(a.calls) == 0 {
-		block(map[string]any{"type": "text", "text": ""}, "text_delta", "text", nil)
+		block(map[string]any{"type": "text", "text": ""})
 	}
 	for _, c := range a.calls {
 		block(map[string]any{"type": "tool_use", "id": c.id, "name": c.name, "input": map[string]any{}},
-			"input_json_delta", "partial_json", pieces(c.args))
+			each("input_json_delta", "partial_json", pieces(c.args))...)
 	}
 	usage := map[string]any{"output_tokens": a.usage.Completion}
 	if a.deltaInput {

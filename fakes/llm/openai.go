@@ -79,7 +79,7 @@ func openAIID(a answer) string { return "chatcmpl-" + strconv.Itoa(a.n) }
 // usage chunk with no choices (always sent, as with include_usage), [DONE].
 func streamOpenAI(w http.ResponseWriter, a answer) {
 	s := httpfake.StartSSE(w)
-	s.NoSpace = a.noSpace
+	s.NoSpace, s.CRLF = a.noSpace, a.crlf
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{
 			"id":      openAIID(a),
@@ -121,8 +121,14 @@ func streamOpenAI(w http.ResponseWriter, a answer) {
 	if a.interleave {
 		frags := make([][]string, len(a.calls))
 		for i, c := range a.calls {
-			open(i, c)
 			frags[i] = pieces(c.streamedArguments())
+		}
+		for k := range a.calls {
+			i := k
+			if a.lastFirst {
+				i = len(a.calls) - 1 - k
+			}
+			open(i, a.calls[i])
 		}
 		for k := 0; ; k++ {
 			sent := false

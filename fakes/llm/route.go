@@ -110,6 +110,8 @@ type answer struct {
 	repeatIDs  bool      // openai stream: id on every argument fragment
 	usageTwice bool      // openai stream: usage on the finish chunk too
 	deltaInput bool      // anthropic stream: input_tokens in message_delta too
+	crlf       bool      // SSE lines ended with CR LF
+	lastFirst  bool      // openai interleaved stream: calls opened last index first
 }
 
 type call struct {
@@ -136,6 +138,7 @@ func (r *Route) answer(reply Reply, style string, model any) answer {
 	a.interleave, a.stop = reply.Interleave, reply.StopReason
 	a.reasoning, a.thinking = reply.ReasoningContent, reply.Thinking
 	a.noSpace, a.repeatIDs, a.usageTwice, a.deltaInput = reply.DataNoSpace, reply.RepeatCallIDs, reply.UsageTwice, reply.DeltaInputTokens
+	a.crlf, a.lastFirst = reply.CRLF, reply.LastOpenedFirst
 	a.model, _ = model.(string)
 	if a.model == "" {
 		a.model = "fake-model" // some clients refuse a response without one

@@ -38,8 +38,9 @@ type Reply struct {
 	// ReasoningContent, when set, is sent beside content in a non-streamed openai
 	// message, as reasoning models' providers do ("reasoning_content").
 	ReasoningContent string
-	// Thinking, when set, is a thinking block a non-streamed anthropic answer sends
-	// first, with its signature.
+	// Thinking, when set, is a thinking block an anthropic answer sends first, with its
+	// signature; a stream sends its text as thinking_delta pieces and the signature as one
+	// signature_delta, as the API does.
 	Thinking *Thinking
 	// StopReason, when set, replaces the stop reason an anthropic answer reports
 	// ("end_turn" beside tool_use blocks, as some providers send).
@@ -60,6 +61,13 @@ type Reply struct {
 	// UsageTwice makes a streamed openai answer report its (cumulative) usage on two chunks,
 	// the finish_reason chunk and the usage chunk, as some providers do.
 	UsageTwice bool
+	// CRLF makes a streamed answer end every line with CR LF instead of LF, as the SSE
+	// format allows.
+	CRLF bool
+	// LastOpenedFirst makes a streamed openai answer with Interleave open its tool calls
+	// last index first (index 1's id and name before index 0's), then send their argument
+	// fragments in turns: only a client that keys each fragment by its index assembles them.
+	LastOpenedFirst bool
 	// DeltaInputTokens makes a streamed anthropic answer repeat input_tokens in
 	// message_delta's usage beside output_tokens, as the current API does (both cumulative).
 	DeltaInputTokens bool

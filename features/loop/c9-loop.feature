@@ -328,6 +328,25 @@ Feature: Contract C9 - the unified client loop
     Then the call succeeds
     And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": "sig"}, {"type": "text", "text": "x"}, {"type": "tool_use", "id": "toolu_1", "name": "ping", "input": {}}]}
 
+  @id:c9-anthropic-thinking-echo-stream @recommended @src:rec-c9-thinking
+  @C9.16 @C11.7
+  Scenario Outline: a streamed anthropic turn goes back with its thinking (<thought>), text and tool_use blocks unchanged, and its thinking is no text
+    Given an anthropic client
+    And a toolkit with the host tool "ping"
+    And the fake LLM first thinks "<thinks>" (signature "EqQBCkgIARABGAIiQL+/9w=="), says "x" and calls the tool "ping", and then answers "done"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the assistant message of LLM request 2 is exactly {"role": "assistant", "content": [{"type": "thinking", "thinking": <json>, "signature": "EqQBCkgIARABGAIiQL+/9w=="}, {"type": "text", "text": "x"}, {"type": "tool_use", "id": "toolu_1", "name": "ping", "input": {}}]}
+    And the stream's text deltas join to "xdone"
+
+    Examples:
+      | thought         | thinks             | json                    |
+      | one character   | t                  | "t"                     |
+      | escapes, non-BMP | ⟨edge:escape-all⟩  | ⟨edge-json:escape-all⟩  |
+      | blank lines     | ⟨edge:blank-lines⟩ | ⟨edge-json:blank-lines⟩ |
+      | CR LF           | ⟨edge:crlf⟩        | ⟨edge-json:crlf⟩        |
+      | whitespace      | ⟨edge:whitespace⟩  | ⟨edge-json:whitespace⟩  |
+
   @id:c9-tool-call-count @required @src:spec-c9-loop
   @C9.3
   Scenario Outline: three calls in one turn are three tool calls, in the model's order (<style> <mode>)

@@ -23,14 +23,19 @@ Feature: Contract C12 - resilience: Retry-After
 
   @id:c12-retry-after-on-5xx @required @src:spec-c12-retry-after
   @C12.5
-  Scenario: Retry-After on a 503 is honoured as on a 429
-    Given an anthropic client
+  Scenario Outline: Retry-After on a 503 is honoured as on a 429 (<style> <mode>)
+    Given an <style> client
     And the client's retry base is 100 ms
     And an empty toolkit
     And the fake LLM first answers 503 with the header line "Retry-After: 1" and then answers "done"
-    When the client runs "hi" in run mode
+    When the client runs "hi" in <mode> mode
     Then the call succeeds
     And the gap before LLM request 2 is between 1000 and 1350 ms
+
+    Examples:
+      | style     | mode   |
+      | anthropic | run    |
+      | openai    | stream |
 
   @id:c12-retry-after-zero @required @src:spec-c12-retry-after
   @C12.6

@@ -106,6 +106,19 @@ Feature: Contract C6 - the skill tool
     When the tool "skill" is executed with {"name": "many"}
     Then the execute output lists 10 files, each inside "<SKILLS>/many", none of them a SKILL.md, none twice
 
+  @id:c6-sample-cap-edges @required @src:spec-c6-sample
+  @C6.13
+  Scenario Outline: a skill with <siblings> sibling files, at the cap and one past it, lists <listed> of them
+    Given the skills tree "counts"
+    When the tool "skill" is executed with {"name": "<skill>"}
+    Then the execute output lists <listed> files, each inside "<SKILLS>/<skill>", none of them a SKILL.md, none twice
+
+    Examples:
+      | skill  | siblings | listed |
+      | nine   | 9        | 9      |
+      | ten    | 10       | 10     |
+      | eleven | 11       | 10     |
+
   @id:c6-sample-order @recommended @src:rec-c6-sample-order
   @C6.14
   Scenario: sibling files are listed in code-point order, files before subdirectories, depth first

@@ -63,6 +63,18 @@ Feature: Contract C11 - the stream's events
       | openai    |
       | anthropic |
 
+  @id:c11-interleaved-index-1-first @required @src:spec-c11-assemble
+  @C11.5
+  Scenario: an openai stream that opens index 1 before index 0 and interleaves their fragments gives each call its own arguments
+    Given an openai client
+    And a toolkit with the host tools "a" and "b"
+    And the fake LLM first calls the tool "a" with {"a": ⟨edge-json:escape-all⟩, "n": [1, 2.5, null, true]} and the tool "b" with {"b": ⟨edge:keys-out-of-order⟩, "ws": ⟨edge-json:whitespace⟩} at once, index 1 opened before index 0 and their argument fragments interleaved, and then answers "done"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the tool "a" ran once, with the arguments {"a": ⟨edge-json:escape-all⟩, "n": [1, 2.5, null, true]}
+    And the tool "b" ran once, with the arguments {"b": ⟨edge:keys-out-of-order⟩, "ws": ⟨edge-json:whitespace⟩}
+    And the stream's last event is its done event, whose result includes {"text": "done", "turns": 2}
+
   @id:c11-done-equals-run @required @src:spec-c11-same-loop
   @C11.7
   Scenario Outline: the stream's done result is the run's result (<style>)
@@ -157,6 +169,23 @@ Feature: Contract C11 - the stream's events
     When the client runs "go" in stream mode
     Then the call succeeds
     And the tool "a" ran once, with the arguments {"s": "é"}
+    And the stream's last event is its done event, whose result includes {"text": "done", "turns": 2}
+
+    Examples:
+      | style     |
+      | openai    |
+      | anthropic |
+
+  @id:c11-sse-crlf @required @src:spec-c11-sse
+  @C11.1
+  Scenario Outline: a provider that ends every SSE line with CR LF streams the same run (<style>)
+    Given an <style> client
+    And a toolkit with the host tool "a"
+    And the fake LLM first calls the tool "a" with {"s": ⟨edge-json:escape-all⟩, "crlf": ⟨edge-json:crlf⟩} and then answers "done", reporting 3+4 and then 5+6 tokens, from a provider that ends every line with CR LF
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the tool "a" ran once, with the arguments {"s": ⟨edge-json:escape-all⟩, "crlf": ⟨edge-json:crlf⟩}
+    And the stream's events include, in this order, [{"type": "tool_call", "name": "a"}, {"type": "tool_result", "name": "a"}, {"type": "text"}, {"type": "usage"}, {"type": "done"}]
     And the stream's last event is its done event, whose result includes {"text": "done", "turns": 2}
 
     Examples:

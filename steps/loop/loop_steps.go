@@ -226,6 +226,10 @@ func (w *World) reasoningThenText(tool, reasoning, text string) error {
 }
 
 func (w *World) thinkingThenText(thought, signature, said, tool, text string) error {
+	var err error
+	if thought, err = common.CodePoints(thought); err != nil { // the thought may be ⟨edge:…⟩
+		return err
+	}
 	w.client().Route.Script(
 		llmfake.Reply{Text: said, ToolCalls: []llmfake.ToolCall{{Name: tool}}, Thinking: &llmfake.Thinking{Text: thought, Signature: signature}},
 		llmfake.Reply{Text: text},

@@ -12,12 +12,14 @@ import (
 func registerStreamSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams "([^"]*)" and "([^"]*)"$`, (*World).toolThenPieces)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and the tool "([^"]*)" with (\{.*\}) at once, their argument fragments interleaved, and then answers "([^"]*)"$`, (*World).twoCallsInterleaved)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and the tool "([^"]*)" with (\{.*\}) at once, index 1 opened before index 0 and their argument fragments interleaved, and then answers "([^"]*)"$`, (*World).twoCallsLastOpenedFirst)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)", saying stop_reason "([^"]*)", and then answers "([^"]*)"$`, (*World).toolWithStopReason)
 	sc.Step(`^the fake LLM, twice over, first calls the tool "([^"]*)" and then answers "([^"]*)"$`, (*World).scriptTwice)
 	sc.Step(`^the stream's events include, in this order, (\[.*\])$`, (*World).eventsIncludeInOrder)
 	sc.Step(`^the stream's event types are exactly (.+)$`, (*World).eventTypesAre)
 	sc.Step(`^the stream's last event is its done event, whose result includes (\{.*\})$`, (*World).lastIsDone)
 	sc.Step(`^the stream's text deltas join to its result's text$`, (*World).deltasJoin)
+	sc.Step(`^the stream's text deltas join to "([^"]*)"$`, (*World).deltasJoinTo)
 	sc.Step(`^the stream's done result equals the run's in (.+)$`, (*World).doneEqualsRun)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and then answers "([^"]*)", reporting 3\+4 and then 5\+6 tokens, from a provider that (.+)$`, (*World).quirkyProvider)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams one text delta of (\d+) "(.)" characters$`, (*World).longDelta)
@@ -27,6 +29,7 @@ func registerStreamSteps(sc *kernel.Steps) {
 // quirks are the stream variants of real providers the fake can play (fakes/llm Reply).
 var quirks = map[string]func(*llmfake.Reply){
 	`writes "data:" without the space`:         func(r *llmfake.Reply) { r.DataNoSpace = true },
+	`ends every line with CR LF`:               func(r *llmfake.Reply) { r.CRLF = true },
 	`repeats each call's id on every fragment`: func(r *llmfake.Reply) { r.RepeatCallIDs = true },
 	`reports the usage on two chunks`:          func(r *llmfake.Reply) { r.UsageTwice = true },
 	`repeats input_tokens in message_delta`:    func(r *llmfake.Reply) { r.DeltaInputTokens = true },
@@ -93,12 +96,22 @@ func (w *World) toolThenPieces(tool, a, b string) error {
 }
 
 func (w *World) twoCallsInterleaved(t1, raw1, t2, raw2, text string) error {
+	return w.twoCalls(t1, raw1, t2, raw2, text, false)
+}
+
+func (w *World) twoCallsLastOpenedFirst(t1, raw1, t2, raw2, text string) error {
+	return w.twoCalls(t1, raw1, t2, raw2, text, true)
+}
+
+// twoCalls scripts two calls whose argument fragments interleave (index 1 opened first when
+// lastFirst), then a text answer.
+func (w *World) twoCalls(t1, raw1, t2, raw2, text string, lastFirst bool) error {
 	var a1, a2 map[string]any
 	if common.StepJSON(raw1, &a1) != nil || common.StepJSON(raw2, &a2) != nil {
 		return fmt.Errorf("harness: %s or %s is not a JSON object", raw1, raw2)
 	}
 	w.client().Route.Script(
-		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: t1, Args: a1}, {Name: t2, Args: a2}}, Interleave: true},
+		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: t1, Args: a1}, {Name: t2, Args: a2}}, Interleave: true, LastOpenedFirst: lastFirst},
 		llmfake.Reply{Text: text},
 	)
 	return nil
@@ -215,6 +228,25 @@ func (w *World) deltasJoin() error {
 	}
 	if text != b.String() {
 		return fmt.Errorf("the text deltas join to %q; the done result's text is %s", b.String(), common.CompactJSON(text))
+	}
+	return nil
+}
+
+// deltasJoinTo joins every text delta of the stream, all turns, and compares with want.
+func (w *World) deltasJoinTo(want string) error {
+	evs, err := w.events()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, e := range evs {
+		if e["type"] == "text" {
+			s, _ := e["delta"].(string)
+			b.WriteString(s)
+		}
+	}
+	if b.String() != want {
+		return fmt.Errorf("the stream's text deltas join to %q; want %q", b.String(), want)
 	}
 	return nil
 }

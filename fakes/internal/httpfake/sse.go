@@ -13,6 +13,8 @@ type SSE struct {
 	err error
 	// NoSpace writes "data:…" and "event:…" without the optional space after the colon.
 	NoSpace bool
+	// CRLF ends every line with CR LF, which the SSE format allows beside LF.
+	CRLF bool
 }
 
 // StartSSE answers 200 text/event-stream and flushes the headers at once: flushed headers
@@ -41,17 +43,20 @@ func (s *SSE) Data(name string, data []byte) {
 	if s.err != nil {
 		return
 	}
-	sp := " "
+	sp, nl := " ", "\n"
 	if s.NoSpace {
 		sp = ""
 	}
+	if s.CRLF {
+		nl = "\r\n"
+	}
 	var buf []byte
 	if name != "" {
-		buf = append(buf, "event:"+sp+name+"\n"...)
+		buf = append(buf, "event:"+sp+name+nl...)
 	}
 	buf = append(buf, "data:"+sp...)
 	buf = append(buf, data...)
-	buf = append(buf, "\n\n"...)
+	buf = append(buf, nl+nl...)
 	if _, s.err = s.w.Write(buf); s.err == nil {
 		s.err = s.rc.Flush()
 	}
