@@ -225,6 +225,22 @@ Feature: Contract C11 - the stream's events
     Then the call succeeds
     And the stream's last event is its done event, whose result includes {"usage": {"promptTokens": 8, "completionTokens": 10, "totalTokens": 18}}
 
+  @id:c11-many-deltas @required @src:spec-c11-events @src:spec-c11-same-loop
+  @C11.1 @C11.7
+  Scenario Outline: 5000 text deltas that arrive together are 5000 text events, none lost (<style>)
+    Given an <style> client
+    And the client's timeout is 5000 ms
+    And a toolkit with the host tool "ping"
+    And the fake LLM first calls the tool "ping" and then streams 5000 text deltas, each "<piece>"
+    When the client runs "go" in stream mode
+    Then the call succeeds
+    And the stream has 5000 text events, each "<piece>", and its done result's text is all of them joined
+
+    Examples:
+      | style     | piece |
+      | openai    | é🚀   |
+      | anthropic | a⟨U+2028⟩ |
+
   @id:c11-long-delta @required @src:spec-c11-events @src:spec-c11-same-loop
   @C11.1 @C11.7
   Scenario Outline: one text delta of 100000 characters, a single SSE line past 64 KiB, is streamed whole (<style>)

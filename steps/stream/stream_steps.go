@@ -24,6 +24,8 @@ func registerStreamSteps(sc *kernel.Steps) {
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" with (\{.*\}) and then answers "([^"]*)", reporting 3\+4 and then 5\+6 tokens, from a provider that (.+)$`, (*World).quirkyProvider)
 	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams one text delta of (\d+) "(.)" characters$`, (*World).longDelta)
 	sc.Step(`^the stream's done result's text is (\d+) "(.)" characters$`, (*World).doneTextRepeated)
+	sc.Step(`^the fake LLM first calls the tool "([^"]*)" and then streams (\d+) text deltas, each "([^"]*)"$`, (*World).manyDeltas)
+	sc.Step(`^the stream has (\d+) text events, each "([^"]*)", and its done result's text is all of them joined$`, (*World).manyTextEvents)
 }
 
 // quirks are the stream variants of real providers the fake can play (fakes/llm Reply).
@@ -61,6 +63,56 @@ func (w *World) longDelta(tool string, n int, c string) error {
 		llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}},
 		llmfake.Reply{TextPieces: []string{strings.Repeat(c, n)}},
 	)
+	return nil
+}
+
+// manyDeltas scripts a call and then n text deltas of piece: thousands of SSE lines that
+// arrive together, more than a client's bounded line buffer may hold.
+func (w *World) manyDeltas(tool string, n int, piece string) error {
+	p, err := common.CodePoints(piece)
+	if err != nil {
+		return err
+	}
+	pieces := make([]string, n)
+	for i := range pieces {
+		pieces[i] = p
+	}
+	w.client().Route.Script(llmfake.Reply{ToolCalls: []llmfake.ToolCall{{Name: tool}}}, llmfake.Reply{TextPieces: pieces})
+	return nil
+}
+
+func (w *World) manyTextEvents(n int, piece string) error {
+	p, err := common.CodePoints(piece)
+	if err != nil {
+		return err
+	}
+	ev, err := w.events()
+	if err != nil {
+		return err
+	}
+	got, odd := 0, -1
+	for i, e := range ev {
+		if e["type"] != "text" {
+			continue
+		}
+		got++
+		if e["delta"] != p && odd < 0 {
+			odd = i
+		}
+	}
+	if got != n {
+		return fmt.Errorf("the stream has %d text events; want %d (one per delta sent)", got, n)
+	}
+	if odd >= 0 {
+		return fmt.Errorf("event %d is %s; want each text event's delta %q", odd, common.CompactJSON(ev[odd]), p)
+	}
+	if len(ev) == 0 || ev[len(ev)-1]["type"] != "done" {
+		return fmt.Errorf("the stream does not end with a done event")
+	}
+	res, _ := ev[len(ev)-1]["result"].(map[string]any)
+	if text, _ := res["text"].(string); text != strings.Repeat(p, n) {
+		return fmt.Errorf("the done result's text is %d characters; want %d deltas of %q joined", len([]rune(text)), n, p)
+	}
 	return nil
 }
 
