@@ -75,6 +75,21 @@ Feature: Contract C13 - the built-in tools at work: glob, grep and webfetch
     Then the built-in tool's result is not an error
     And the built-in tool's output has no "<"
 
+  @id:c13-webfetch-html-as-sent @required @src:spec-c13-webfetch
+  @C13.13
+  Scenario Outline: format html gives the body as sent, every byte of it (<what>)
+    Given the endpoint answers "/page" with the HTML page "<page>"
+    When the built-in tool "webfetch" is run with {"url": "{{endpoint}}/page", "format": "html"}
+    Then the built-in tool's result is not an error
+    And the built-in tool's output is exactly "<page>"
+
+    Examples:
+      | what                            | page                                                   |
+      | CR LF lines, a blank line        | <p>a</p>⟨edge:crlf⟩⟨U+000D⟩⟨U+000A⟩<p>b</p>⟨U+000D⟩⟨U+000A⟩ |
+      | leading and trailing whitespace | ⟨edge:whitespace⟩<p>x</p>⟨U+000A⟩⟨U+000A⟩                  |
+      | escapes, U+2028, non-BMP        | <pre>⟨edge:escape-all⟩ ⟨edge:line-separators⟩ ⟨edge:non-bmp⟩</pre> |
+      | entities left as written        | ⟨edge:markup⟩ &#x1F680; &nbsp;                          |
+
   @id:c13-webfetch-2xx @required @src:spec-c13-webfetch
   @C13.13
   Scenario Outline: a 2xx answer other than 200 is no error: its body comes back (<status>)

@@ -330,5 +330,9 @@ func (w *World) noTag() error {
 
 // htmlPage serves body as a web page is served: 200, Content-Type text/html.
 func (w *World) htmlPage(path, body string) error {
+	body, err := common.CodePoints(body) // the page may be made of ⟨edge:…⟩ values
+	if err != nil {
+		return err
+	}
 	return w.EndpointAnswers(path, endpoint.Answer{Body: body, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}})
 }
