@@ -124,3 +124,52 @@ func TestRerecordDropsKeysTheRunDidNotGive(t *testing.T) {
 		t.Fatalf("golden = %v; want a alone", g)
 	}
 }
+
+// keyed is a port result whose scenarios carry rows: key "id|row" ("id|" for none).
+func keyed(keys ...string) *result.PortResult {
+	r := &result.PortResult{Port: "reference", Present: true}
+	for _, k := range keys {
+		id, rowName, _ := strings.Cut(k, "|")
+		r.Scenarios = append(r.Scenarios, result.Outcome{Scenario: k, Returned: vals(k)})
+		r.Judged = append(r.Judged, result.Judged{Key: result.Key{ID: id, Row: rowName}, Verdict: result.Pass})
+	}
+	return r
+}
+
+// TestNarrowRecordDropsTheOldShape: a scenario that became an outline, or stopped being one,
+// leaves no value of its old shape behind in a run narrowed to it; its neighbours keep theirs.
+func TestNarrowRecordDropsTheOldShape(t *testing.T) {
+	dir := root(t)
+	if _, err := Record(dir, keyed("a|", "ab|z", "b|")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(dir, keyed("a|x", "a|y")); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := Load(dir)
+	if g["a"] != nil || g["a [x]"] == nil || g["a [y]"] == nil || g["ab [z]"] == nil || g["b"] == nil {
+		t.Fatalf("after a became an outline: keys %v; want a [x], a [y], ab [z] and b", keysOf(g))
+	}
+	// Only row x of the outline run again: row y is kept, since the run cannot tell it is gone.
+	if _, err := Record(dir, keyed("a|x")); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := Load(dir); g["a [y]"] == nil {
+		t.Fatalf("a narrower run dropped a row it did not run: keys %v", keysOf(g))
+	}
+	if _, err := Record(dir, keyed("a|")); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = Load(dir)
+	if g["a"] == nil || g["a [x]"] != nil || g["a [y]"] != nil || g["ab [z]"] == nil {
+		t.Fatalf("after a became plain again: keys %v; want a, ab [z] and b", keysOf(g))
+	}
+}
+
+func keysOf(g map[string]any) []string {
+	var out []string
+	for k := range g {
+		out = append(out, k)
+	}
+	return out
+}
