@@ -86,6 +86,9 @@ func TestParallelRunReportsLikeASequentialOne(t *testing.T) {
 func TestHungCallIsJudgedAtItsBound(t *testing.T) {
 	o := speedOptions(t, "@G3.1,@G3.5", 2)
 	o.CallTimeout = 2 * time.Minute // if the bound did not cut the call, the message would say so
+	// A cache of its own: the leak check below then sees this run's adapters alone, not those
+	// other tests start from the shared cache at the same time.
+	o.Cache = t.TempDir()
 	ms, err := mutant.Load(filepath.Join(o.Root, "mutants"))
 	if err != nil {
 		t.Fatal(err)
