@@ -106,14 +106,24 @@ func (w *World) manyTextEvents(n int, piece string) error {
 	if odd >= 0 {
 		return fmt.Errorf("event %d is %s; want each text event's delta %q", odd, common.CompactJSON(ev[odd]), p)
 	}
-	if len(ev) == 0 || ev[len(ev)-1]["type"] != "done" {
-		return fmt.Errorf("the stream does not end with a done event")
+	text, err := doneText(ev)
+	if err != nil {
+		return err
 	}
-	res, _ := ev[len(ev)-1]["result"].(map[string]any)
-	if text, _ := res["text"].(string); text != strings.Repeat(p, n) {
+	if text != strings.Repeat(p, n) {
 		return fmt.Errorf("the done result's text is %d characters; want %d deltas of %q joined", len([]rune(text)), n, p)
 	}
 	return nil
+}
+
+// doneText is the text of the done event that must end the stream.
+func doneText(ev []map[string]any) (string, error) {
+	if len(ev) == 0 || ev[len(ev)-1]["type"] != "done" {
+		return "", fmt.Errorf("the stream does not end with a done event")
+	}
+	res, _ := ev[len(ev)-1]["result"].(map[string]any)
+	text, _ := res["text"].(string)
+	return text, nil
 }
 
 func (w *World) doneTextRepeated(n int, c string) error {
@@ -121,11 +131,10 @@ func (w *World) doneTextRepeated(n int, c string) error {
 	if err != nil {
 		return err
 	}
-	if len(ev) == 0 || ev[len(ev)-1]["type"] != "done" {
-		return fmt.Errorf("the stream does not end with a done event")
+	text, err := doneText(ev)
+	if err != nil {
+		return err
 	}
-	res, _ := ev[len(ev)-1]["result"].(map[string]any)
-	text, _ := res["text"].(string)
 	if text != strings.Repeat(c, n) {
 		return fmt.Errorf("the done result's text is %d characters (%q…); want %d %q characters", len([]rune(text)), text[:min(len(text), 20)], n, c)
 	}
@@ -266,22 +275,29 @@ func (w *World) deltasJoin() error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
 	var text any
 	for _, e := range evs {
-		if e["type"] == "text" {
-			s, _ := e["delta"].(string)
-			b.WriteString(s)
-		}
 		if e["type"] == "done" {
 			r, _ := e["result"].(map[string]any)
 			text = r["text"]
 		}
 	}
-	if text != b.String() {
-		return fmt.Errorf("the text deltas join to %q; the done result's text is %s", b.String(), common.CompactJSON(text))
+	if joined := textDeltas(evs); text != joined {
+		return fmt.Errorf("the text deltas join to %q; the done result's text is %s", joined, common.CompactJSON(text))
 	}
 	return nil
+}
+
+// textDeltas joins the deltas of every text event, all turns.
+func textDeltas(evs []map[string]any) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e["type"] == "text" {
+			s, _ := e["delta"].(string)
+			b.WriteString(s)
+		}
+	}
+	return b.String()
 }
 
 // deltasJoinTo joins every text delta of the stream, all turns, and compares with want.
@@ -290,15 +306,8 @@ func (w *World) deltasJoinTo(want string) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	for _, e := range evs {
-		if e["type"] == "text" {
-			s, _ := e["delta"].(string)
-			b.WriteString(s)
-		}
-	}
-	if b.String() != want {
-		return fmt.Errorf("the stream's text deltas join to %q; want %q", b.String(), want)
+	if joined := textDeltas(evs); joined != want {
+		return fmt.Errorf("the stream's text deltas join to %q; want %q", joined, want)
 	}
 	return nil
 }
