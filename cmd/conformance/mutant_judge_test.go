@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,10 +70,18 @@ func TestMutantKilledOutsideItsClaimsIsNotSurvived(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var calls []runCall
+			cache := t.TempDir()
+			folder := filepath.Join(cache, "mutants", m.Name)
 			run := func(env []string, once bool, tags string) (*result.PortResult, error) {
 				calls = append(calls, runCall{once, tags})
-				if len(env) != 1 || !strings.HasPrefix(env[0], "TOOLNEXUS_GO=") {
-					t.Errorf("env %q: want the mutant's TOOLNEXUS_GO", env)
+				// The mutant's source, and its prepare's cache (where its adapter is built), both
+				// in the mutant's own folder.
+				want := []string{"TOOLNEXUS_GO=" + filepath.Join(folder, "golang"), "CONFORMANCE_CACHE=" + folder}
+				if !slices.Equal(env, want) {
+					t.Errorf("env %q, want %q", env, want)
+				}
+				if _, err := os.Stat(filepath.Join(folder, "golang", "go.mod")); err != nil {
+					t.Errorf("the mutant's source is not in its folder: %v", err)
 				}
 				scs := c.own
 				if len(calls) > 1 {
@@ -79,7 +89,15 @@ func TestMutantKilledOutsideItsClaimsIsNotSurvived(t *testing.T) {
 				}
 				return &result.PortResult{Port: ports.Reference, Present: true, Scenarios: scs}, nil
 			}
-			v := judgeMutant(m, t.TempDir(), harnessRoot(t), run, c.given, known)
+			v := judgeMutant(m, cache, harnessRoot(t), run, c.given, known)
+			// A green verdict leaves nothing behind; a red one keeps its folder, and says so.
+			_, err := os.Stat(folder)
+			switch {
+			case c.survived == 0 && (!os.IsNotExist(err) || v.kept != ""):
+				t.Errorf("killed, yet its folder is left (stat: %v, kept %q)", err, v.kept)
+			case c.survived > 0 && (err != nil || v.kept != folder):
+				t.Errorf("survived, yet its folder is not kept (stat: %v, kept %q)", err, v.kept)
+			}
 			if len(calls) != len(c.wantCalls) {
 				t.Fatalf("runs %v, want %v\n%s", calls, c.wantCalls, v.line)
 			}

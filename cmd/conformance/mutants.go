@@ -150,6 +150,12 @@ func cmdMutants(args []string) int {
 		fmt.Printf("%d mutants were killed only outside the claims they name (their breaks: line is wrong): %s\n", len(mislabelled), strings.Join(mislabelled, ", "))
 	}
 	fmt.Printf("mutation run took %s\n", time.Since(start).Round(time.Second))
+	// The red mutants again, last, where a CI log's tail shows them: each with its folder.
+	for _, v := range verdicts {
+		if v.kept != "" {
+			fmt.Printf("%s%-36s (source and adapter kept in %s)\n", v.line, "", v.kept)
+		}
+	}
 	if len(cleanFails) > 0 || survivors > 0 || broken > 0 || falseRed > 0 {
 		fmt.Printf("FAILED: %d of %d mutants survived, %d broken, %d correct variants failed, clean reference failed %d scenarios\n",
 			survivors, kills, broken, falseRed, len(cleanFails))
@@ -319,6 +325,7 @@ type mutantVerdict struct {
 	// outside: its own claims' scenarios all passed and the whole-suite fallback caught it,
 	// so its breaks: line names the wrong claims (or, naming none, the wrong gap).
 	outside bool
+	kept    string // a red mutant's folder (its source and adapter), left to be read
 }
 
 // judgeMutant builds one mutant of the reference and judges it. A correct variant runs its
@@ -328,24 +335,43 @@ type mutantVerdict struct {
 // so a mislabelled mutant is killed, and its line says it was killed outside its claims.
 func judgeMutant(m mutant.Mutant, cache, root string, run mutantRun, tags string, known map[string]bool) mutantVerdict {
 	head := fmt.Sprintf("%-36s %-4s ", m.Name, m.Gap)
-	dir := filepath.Join(cache, "mutants", m.Name, "golang")
-	if err := m.Apply(filepath.Join(root, "reference"), dir); err != nil {
-		return mutantVerdict{line: fmt.Sprintf("%s%-8s %v\n", head, "BROKEN", err), broken: 1}
+	// The mutant's source and the adapter built from it live in a folder of its own, which
+	// its prepare takes as its cache: about 14 MB a mutant, so left behind the whole set would
+	// fill 10 GB of disk (a CI machine ran out of it: 99 mutants broke). It is removed once the
+	// mutant is judged green (killed, or a correct variant held); a red one keeps it to be read.
+	folder := filepath.Join(cache, "mutants", m.Name)
+	v := judgeBuilt(m, folder, root, run, tags, known)
+	v.line = head + v.line
+	if v.survived+v.broken+v.falseRed == 0 {
+		if err := os.RemoveAll(folder); err != nil {
+			v.line += fmt.Sprintf("%s(its folder %s was not removed: %v)\n", strings.Repeat(" ", len(head)), folder, err)
+		}
+	} else {
+		v.kept = folder
 	}
-	env := []string{"TOOLNEXUS_GO=" + dir}
+	return v
+}
+
+// judgeBuilt is judgeMutant's work on the mutant's own folder; its line has no name column.
+func judgeBuilt(m mutant.Mutant, folder, root string, run mutantRun, tags string, known map[string]bool) mutantVerdict {
+	dir := filepath.Join(folder, "golang")
+	if err := m.Apply(filepath.Join(root, "reference"), dir); err != nil {
+		return mutantVerdict{line: fmt.Sprintf("%-8s %v\n", "BROKEN", err), broken: 1}
+	}
+	env := []string{"TOOLNEXUS_GO=" + dir, "CONFORMANCE_CACHE=" + folder}
 	own := mutantTags(m, tags, known)
 	r, err := run(env, !m.Benign, own)
 	switch {
 	case err != nil:
-		return mutantVerdict{line: fmt.Sprintf("%s%-8s %v\n", head, "BROKEN", err), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%-8s %v\n", "BROKEN", err), broken: 1}
 	case !r.Present:
-		return mutantVerdict{line: fmt.Sprintf("%s%-8s does not build: %s\n", head, "BROKEN", r.Reason), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%-8s does not build: %s\n", "BROKEN", r.Reason), broken: 1}
 	case m.Benign:
 		// A correct variant: any failure is the suite's false red, not a catch.
 		if fails := failed(r); len(fails) > 0 || r.Red() {
-			return mutantVerdict{line: fmt.Sprintf("%s%-8s %d scenarios failed a correct variant (%s): %s [%s]\n", head, "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary()), falseRed: 1}
+			return mutantVerdict{line: fmt.Sprintf("%-8s %d scenarios failed a correct variant (%s): %s [%s]\n", "FALSE RED", len(fails), m.Breaks, strings.Join(append(fails, unsupportedOf(r)...), "; "), r.Summary()), falseRed: 1}
 		}
-		return mutantVerdict{line: fmt.Sprintf("%s%-8s every scenario passes (%d judged as written after a void quick attempt)\n", head, "held", retried(r))}
+		return mutantVerdict{line: fmt.Sprintf("%-8s every scenario passes (%d judged as written after a void quick attempt)\n", "held", retried(r))}
 	}
 	v := mutantVerdict{}
 	if _, n := caughtBy(r); n == 0 && own != "" {
@@ -354,9 +380,9 @@ func judgeMutant(m mutant.Mutant, cache, root string, run mutantRun, tags string
 		rest, err := run(env, false, restTags(own))
 		switch {
 		case err != nil:
-			return mutantVerdict{line: fmt.Sprintf("%s%-8s the rest of the suite did not run: %v\n", head, "BROKEN", err), broken: 1}
+			return mutantVerdict{line: fmt.Sprintf("%-8s the rest of the suite did not run: %v\n", "BROKEN", err), broken: 1}
 		case !rest.Present:
-			return mutantVerdict{line: fmt.Sprintf("%s%-8s the rest of the suite did not run: %s\n", head, "BROKEN", rest.Reason), broken: 1}
+			return mutantVerdict{line: fmt.Sprintf("%-8s the rest of the suite did not run: %s\n", "BROKEN", rest.Reason), broken: 1}
 		}
 		r, v.outside = rest, true
 	}
@@ -371,11 +397,11 @@ func judgeMutant(m mutant.Mutant, cache, root string, run mutantRun, tags string
 		if own == "" {
 			where = "under --tags"
 		}
-		v.line, v.survived = fmt.Sprintf("%s%-8s nothing failed %s: %s\n", head, "SURVIVED", where, m.Breaks), 1
+		v.line, v.survived = fmt.Sprintf("%-8s nothing failed %s: %s\n", "SURVIVED", where, m.Breaks), 1
 		v.outside = false
 		return v
 	}
-	line := fmt.Sprintf("%s%-8s %s (%s)", head, "killed", strings.Join(ids, " "), scenarioList(v.failed))
+	line := fmt.Sprintf("%-8s %s (%s)", "killed", strings.Join(ids, " "), scenarioList(v.failed))
 	if v.outside {
 		line += "; " + outsideNote(own)
 	}
