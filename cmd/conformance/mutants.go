@@ -91,7 +91,7 @@ func cmdMutants(args []string) int {
 	}
 
 	survivors, broken, falseRed := 0, 0, 0
-	var mislabelled []string // killed only outside their own claims: reported, not a failure
+	var mislabelled []string    // killed only outside their own claims: reported, not a failure
 	caught := map[string]bool{} // scenario names some mutant made fail
 	fmt.Printf("\n%-36s %-4s %-8s %s\n", "mutant", "gap", "verdict", "caught by: catalogue IDs (failing scenarios)")
 	// Mutants are judged side by side, one per core: a mutant's build is CPU while another's
