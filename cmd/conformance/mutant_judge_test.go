@@ -159,3 +159,26 @@ func TestRestTags(t *testing.T) {
 		}
 	}
 }
+
+// A mutant whose adapter does not build is BROKEN, with the build log's last lines (where a full
+// disk says so), and its folder is kept to be read.
+func TestBrokenMutantShowsTheBuildsEnd(t *testing.T) {
+	m := mislabelled(t)
+	cache := t.TempDir()
+	run := func(env []string, once bool, tags string) (*result.PortResult, error) {
+		return &result.PortResult{Port: ports.Reference, Broken: true, Reason: "prepare exited 1",
+			LogTail: "go: downloading nothing\nlink: write adapter.tmp: no space left on device\x1b[31m\n"}, nil
+	}
+	v := judgeMutant(m, cache, harnessRoot(t), run, "", map[string]bool{"C4.5": true})
+	if v.broken != 1 || v.kept != filepath.Join(cache, "mutants", m.Name) {
+		t.Fatalf("broken %d kept %q:\n%s", v.broken, v.kept, v.line)
+	}
+	for _, w := range []string{"BROKEN", "does not build: prepare exited 1", "| link: write adapter.tmp: no space left on device"} {
+		if !strings.Contains(v.line, w) {
+			t.Errorf("line lacks %q:\n%s", w, v.line)
+		}
+	}
+	if strings.Contains(v.line, "\x1b") {
+		t.Errorf("the log's escape byte reached the terminal unescaped:\n%q", v.line)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/muthuishere/toolnexus-conformance/internal/mutant"
 	"github.com/muthuishere/toolnexus-conformance/internal/ports"
 	"github.com/muthuishere/toolnexus-conformance/internal/result"
+	"github.com/muthuishere/toolnexus-conformance/internal/safetext"
 	"github.com/muthuishere/toolnexus-conformance/internal/suite"
 	"github.com/muthuishere/toolnexus-conformance/steps"
 )
@@ -365,7 +366,7 @@ func judgeBuilt(m mutant.Mutant, folder, root string, run mutantRun, tags string
 	case err != nil:
 		return mutantVerdict{line: fmt.Sprintf("%-8s %v\n", "BROKEN", err), broken: 1}
 	case !r.Present:
-		return mutantVerdict{line: fmt.Sprintf("%-8s does not build: %s\n", "BROKEN", r.Reason), broken: 1}
+		return mutantVerdict{line: fmt.Sprintf("%-8s does not build: %s%s\n", "BROKEN", r.Reason, logEnd(r.LogTail)), broken: 1}
 	case m.Benign:
 		// A correct variant: any failure is the suite's false red, not a catch.
 		if fails := failed(r); len(fails) > 0 || r.Red() {
@@ -382,7 +383,7 @@ func judgeBuilt(m mutant.Mutant, folder, root string, run mutantRun, tags string
 		case err != nil:
 			return mutantVerdict{line: fmt.Sprintf("%-8s the rest of the suite did not run: %v\n", "BROKEN", err), broken: 1}
 		case !rest.Present:
-			return mutantVerdict{line: fmt.Sprintf("%-8s the rest of the suite did not run: %s\n", "BROKEN", rest.Reason), broken: 1}
+			return mutantVerdict{line: fmt.Sprintf("%-8s the rest of the suite did not run: %s%s\n", "BROKEN", rest.Reason, logEnd(rest.LogTail)), broken: 1}
 		}
 		r, v.outside = rest, true
 	}
@@ -407,6 +408,20 @@ func judgeBuilt(m mutant.Mutant, folder, root string, run mutantRun, tags string
 	}
 	v.line = line + "\n"
 	return v
+}
+
+// logEnd is the last lines of a failed build's log, escaped, for a BROKEN line: the compiler's
+// complaint, or the disk's ("no space left on device").
+func logEnd(tail string) string {
+	lines := strings.Split(strings.TrimSpace(tail), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines[max(0, len(lines)-3):] {
+		b.WriteString("\n      | " + safetext.Short(l, 300))
+	}
+	return b.String()
 }
 
 // restTags selects the scenarios mutantTags' expression leaves out: each of its or-ed terms

@@ -109,7 +109,7 @@ func TestChaosBesideReference(t *testing.T) {
 	modes = append(modes, leakers...)
 	dir := chaosRoot(t, root, modes...)
 	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp) // scenario dirs land here, so leftovers are ours to see
+	t.Setenv("TMPDIR", tmp) // scenario dirs, and the adapters' temp files (chaos-crash leaves one), land here: leftovers are ours to see
 	exe, _ := os.Executable()
 	socketsBefore := listeningSockets(t)
 	var progress lockedBuffer

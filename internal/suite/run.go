@@ -326,6 +326,11 @@ func runImplementation(ctx context.Context, o Options, in *input, i int, proto *
 	}
 	res.Timing.Jobs = jobs
 	env := append(append([]string(nil), im.Env...), extra...)
+	// The adapters' TMPDIR is a folder of the run's temp dir, removed with it: what a runtime
+	// leaves there when its process is killed (.NET's diagnostics sockets) goes with the run.
+	if tmp := filepath.Join(o.tempRoot, "tmp-"+name); o.tempRoot != "" && os.Mkdir(tmp, 0o700) == nil {
+		env = append(env, "TMPDIR="+tmp)
+	}
 	// The port's error table judges what its library raised (SPEC.md §3). A folder without
 	// one has every port error judged "failed" (said once); a table that does not parse
 	// cannot judge anything, so the implementation is broken.
