@@ -39,7 +39,7 @@ var Modes = map[string]string{
 	"forker":           "(the daemon's short-lived parent) starts the daemon and exits",
 	"daemon":           "ignores SIGTERM and sleeps",
 	"root-daemon":      "(escape-cgroup's daemon) moves itself to the root cgroup, then is the daemon",
-	"crash":            "answers hello, then panics and exits 2, leaving a file in its TMPDIR (as a runtime that dies leaves its sockets)",
+	"crash":            "answers hello, then panics and exits 2; with CHAOS_LEAVE_TMP set, leaves a file in its TMPDIR first (as a dying runtime leaves its sockets)",
 	"garbage":          "writes a line that is not JSON",
 	"binary":           "writes a line of control bytes, escape sequences and invalid UTF-8",
 	"huge":             "writes one line that never ends",
@@ -185,7 +185,7 @@ func answer(out *bufio.Writer, id int, body string) {
 func fault(out *bufio.Writer, mode string, id int) {
 	switch mode {
 	case "crash", "escape-crash":
-		if mode == "crash" {
+		if mode == "crash" && os.Getenv("CHAOS_LEAVE_TMP") != "" {
 			_ = os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("chaos-crash-%d.left", os.Getpid())), nil, 0o600)
 		}
 		fmt.Fprintln(os.Stderr, "panic: chaos crash")

@@ -60,7 +60,7 @@ func chaosRoot(t testing.TB, root string, modes ...string) string {
 	}
 	serves, _ := json.Marshal(map[string][]string{"ops": proto.Ops(), "slots": proto.Slots()})
 	for _, mode := range modes {
-		argv, _ := json.Marshal([]string{"/usr/bin/env", chaos.EnvMode + "=" + mode, chaos.EnvServes + "=" + string(serves), "GORACE=atexit_sleep_ms=0", exe})
+		argv, _ := json.Marshal([]string{"/usr/bin/env", chaos.EnvMode + "=" + mode, chaos.EnvServes + "=" + string(serves), "CHAOS_LEAVE_TMP=1", "GORACE=atexit_sleep_ms=0", exe})
 		runner := filepath.Join(dir, "runners", "chaos-"+mode)
 		script := "#!/usr/bin/env bash\necho '" + string(argv) + "'\n"
 		if err := os.MkdirAll(runner, 0o755); err != nil {
