@@ -42,6 +42,34 @@ func (l *liveSet) suspect(o procInfo, port string) {
 	}
 }
 
+// reserve records the descendants p's Close found before asking it to shut down: once p has
+// exited they are the runner's orphans, which another adapter's sweep must not take for its
+// own (it would kill them first, and p's leak would be blamed on it). release ends it.
+func (l *liveSet) reserve(p *Process, known map[int]procInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, pi := range known {
+		l.reserved[pi.key()] = p
+	}
+}
+
+func (l *liveSet) release(p *Process) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, q := range l.reserved {
+		if q == p {
+			delete(l.reserved, k)
+		}
+	}
+}
+
+// reservedBy is the adapter whose Close found pi among its descendants (nil: none).
+func (l *liveSet) reservedBy(pi procInfo) *Process {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reserved[pi.key()]
+}
+
 // suspects are the ports suspect recorded for an orphan.
 func (l *liveSet) suspects(o procInfo) []string {
 	l.mu.Lock()
@@ -235,17 +263,21 @@ func (p *Process) descendants() map[int]procInfo {
 	}
 	// An orphan reparented to the runner can be p's once p has exited (or if it was no
 	// subreaper) and when it was forked while p lived. It is p's when no other adapter could
-	// have orphaned it to the runner: each other one alive then was a subreaper, whose orphans
-	// stayed in its tree and were killed with it. Else p is one candidate, and SweepOrphans
-	// names them all at the run's end.
+	// have orphaned it to the runner: each other one alive then was a subreaper that still
+	// lives, whose orphans stay in its tree (a subreaper that has exited handed its tree to the
+	// runner). One another adapter's Close found in its tree is that adapter's. Else p is one
+	// candidate, and SweepOrphans names them all at the run's end.
 	if p.born != 0 && (!p.shimmed || p.hasExited()) {
 		for _, pi := range orphans(procs) {
 			if _, seen := out[pi.pid]; seen || pi.pid == p.pid || pi.start < p.born {
 				continue
 			}
+			if q := live.reservedBy(pi); q != nil && q != p {
+				continue
+			}
 			mine := true
 			for _, s := range live.at(pi.start) {
-				mine = mine && (s.p == p || s.shim)
+				mine = mine && (s.p == p || (s.shim && s.died == 0 && s.p != nil && !s.p.hasExited()))
 			}
 			if mine {
 				out[pi.pid] = pi

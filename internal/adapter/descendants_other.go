@@ -23,3 +23,7 @@ func (p *Process) sweep(map[int]procInfo) []Leak { return nil }
 
 // CPU cannot be read without /proc.
 func (p *Process) CPU() time.Duration { return 0 }
+
+func (l *liveSet) reserve(*Process, map[int]procInfo) {}
+
+func (l *liveSet) release(*Process) {}

@@ -522,6 +522,8 @@ func (p *Process) Close() {
 	if p.broken == nil {
 		// Its tree before it exits: once it has, what it orphaned is the runner's child.
 		known := p.descendants()
+		live.reserve(p, known)
+		defer live.release(p)
 		line := fmt.Sprintf(`{"id":%d,"op":"shutdown"}`+"\n", p.nextID+1)
 		_ = p.stdin.SetWriteDeadline(time.Now().Add(time.Second))
 		_, _ = p.stdin.Write([]byte(line))
@@ -546,6 +548,9 @@ type liveSet struct {
 	// suspected: the implementations of exited adapters that may have left an orphan, by the
 	// orphan's pid and start (descendants_linux.go).
 	suspected map[[2]uint64][]string
+	// reserved: the descendants an adapter's Close found before it shut down, by pid and
+	// start, which no other adapter's sweep may take (descendants_linux.go).
+	reserved map[[2]uint64]*Process
 }
 
 // span is one adapter's life in clock ticks after boot; died is 0 while it lives. shim: it was
@@ -557,7 +562,7 @@ type span struct {
 	shim       bool
 }
 
-var live = liveSet{procs: map[*Process]bool{}, suspected: map[[2]uint64][]string{}}
+var live = liveSet{procs: map[*Process]bool{}, suspected: map[[2]uint64][]string{}, reserved: map[[2]uint64]*Process{}}
 
 func (l *liveSet) add(p *Process) {
 	l.mu.Lock()
