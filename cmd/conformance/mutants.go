@@ -139,11 +139,13 @@ func cmdMutants(args []string) int {
 	}
 	var never []string
 	for _, o := range clean.Scenarios {
-		if !caught[o.Scenario] {
+		// An unsupported scenario (listed above) runs nothing of the reference: no mutant can fail it.
+		if !caught[o.Scenario] && o.Status != result.StatusUnsupported {
 			never = append(never, o.Scenario)
 		}
 	}
-	fmt.Printf("\n%d of %d scenarios were seen failing on at least one mutant\n", len(clean.Scenarios)-len(never), len(clean.Scenarios))
+	judged := len(clean.Scenarios) - len(unsupportedOf(clean))
+	fmt.Printf("\n%d of %d scenarios the reference can express were seen failing on at least one mutant\n", judged-len(never), judged)
 	for _, n := range never {
 		fmt.Printf("  never failed: %s\n", n)
 	}
