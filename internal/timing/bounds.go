@@ -27,6 +27,11 @@ const (
 	// connections a teardown check looks at. Generous for a loaded machine: some ports close
 	// stdin and wait about 2 s before they signal.
 	ExitGrace = 5 * time.Second
+	// TimerGrain is taken off every "waited at least" bound (a Retry-After, a backoff): a
+	// runtime's timer may read a coarse clock and fire that much before the fake's fine clock
+	// has seen the whole wait (.NET on Linux ticks CLOCK_MONOTONIC_COARSE, up to 4 ms; seen:
+	// csharp's Retry-After 1 at 999 ms). A wait shorter by more is another wait, and fails.
+	TimerGrain = 10 * time.Millisecond
 )
 
 // Forever is how long a fake stalls that never answers by itself (only a timeout or the

@@ -8,6 +8,7 @@ import (
 
 	llmfake "github.com/muthuishere/toolnexus-conformance/fakes/llm"
 	"github.com/muthuishere/toolnexus-conformance/internal/kernel"
+	"github.com/muthuishere/toolnexus-conformance/internal/timing"
 	"github.com/muthuishere/toolnexus-conformance/steps/client"
 	"github.com/muthuishere/toolnexus-conformance/steps/common"
 )
@@ -140,8 +141,8 @@ func (w *World) gapBetween(n, lo, hi int) error {
 	if err != nil {
 		return err
 	}
-	if d < ms(lo) || d >= ms(hi) {
-		return fmt.Errorf("LLM request %d came %d ms after request %d, by the fake's clock; want [%d, %d) ms", n, d.Milliseconds(), n-1, lo, hi)
+	if d < ms(lo)-timing.TimerGrain || d >= ms(hi) {
+		return fmt.Errorf("LLM request %d came %d ms after request %d, by the fake's clock; want [%d, %d) ms (less a %d ms timer grain below)", n, d.Milliseconds(), n-1, lo, hi, timing.TimerGrain.Milliseconds())
 	}
 	return nil
 }
@@ -187,8 +188,8 @@ func (w *World) endedAfter(lo int) error {
 				w.client().Route.Requests()[0].At.Sub(w.rs().started).Milliseconds(), c.Milliseconds(), room.Milliseconds(), lo)}
 		}
 	}
-	if d < ms(lo) {
-		return fmt.Errorf("the run ended %d ms after LLM request 1; want at least %d ms", d.Milliseconds(), lo)
+	if d < ms(lo)-timing.TimerGrain {
+		return fmt.Errorf("the run ended %d ms after LLM request 1; want at least %d ms (less a %d ms timer grain)", d.Milliseconds(), lo, timing.TimerGrain.Milliseconds())
 	}
 	return nil
 }
