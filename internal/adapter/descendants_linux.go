@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -56,11 +57,7 @@ func (l *liveSet) reserve(p *Process, known map[int]procInfo) {
 func (l *liveSet) release(p *Process) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for k, q := range l.reserved {
-		if q == p {
-			delete(l.reserved, k)
-		}
-	}
+	maps.DeleteFunc(l.reserved, func(_ [2]uint64, q *Process) bool { return q == p })
 }
 
 // reservedBy is the adapter whose Close found pi among its descendants (nil: none).
@@ -277,7 +274,7 @@ func (p *Process) descendants() map[int]procInfo {
 			}
 			mine := true
 			for _, s := range live.at(pi.start) {
-				mine = mine && (s.p == p || (s.shim && s.died == 0 && s.p != nil && !s.p.hasExited()))
+				mine = mine && (s.p == p || (s.shim && s.p != nil && !s.p.hasExited())) // p is nil once it died
 			}
 			if mine {
 				out[pi.pid] = pi
